@@ -1,0 +1,36 @@
+# Warnings, sanitizers and helpers shared by every prox target.
+
+add_library(prox_warnings INTERFACE)
+target_compile_options(prox_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow
+  -Wnon-virtual-dtor -Wcast-align -Woverloaded-virtual)
+if(PROX_WERROR)
+  target_compile_options(prox_warnings INTERFACE -Werror)
+endif()
+if(PROX_NATIVE)
+  add_compile_options(-march=native)
+endif()
+if(PROX_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# prox_add_library(NAME module SOURCES ... [LIBS ...] [FIND_DEPENDENCIES ...])
+# A compiled module, exported as prox::<module> and found again by find_package(prox).
+function(prox_add_library)
+  cmake_parse_arguments(A "" "NAME" "SOURCES;LIBS;FIND_DEPENDENCIES" ${ARGN})
+  set(target prox_${A_NAME})
+  add_library(${target} ${A_SOURCES})
+  add_library(prox::${A_NAME} ALIAS ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${A_NAME}
+                        POSITION_INDEPENDENT_CODE ON)
+  target_link_libraries(${target} PUBLIC prox::prox ${A_LIBS}
+                        PRIVATE $<BUILD_INTERFACE:prox_warnings>)
+  install(TARGETS ${target} EXPORT proxTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  set_property(GLOBAL APPEND PROPERTY PROX_TEST_LIBS prox::${A_NAME})
+  foreach(dep IN LISTS A_FIND_DEPENDENCIES)
+    set_property(GLOBAL APPEND PROPERTY PROX_FIND_DEPENDENCIES ${dep})
+  endforeach()
+endfunction()
