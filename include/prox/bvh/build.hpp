@@ -1,0 +1,63 @@
+// prox/bvh/build.hpp — binned SAH build of a Bvh4 over primitive boxes.
+//
+// Algorithm: top-down binned SAH (Wald 2007, "On fast construction of SAH-based
+// bounding volume hierarchies"): centroids are binned along each axis into
+// options.sah_bins bins, the cheapest of the bins-1 planes per axis is taken,
+// and a node becomes a leaf when that is cheaper than splitting (or it is small
+// enough and no split helps). Nodes larger than max_leaf_size are always split
+// (at the median when every centroid coincides). Subtrees are built in
+// parallel with TBB; node numbering is fixed by the primitive ranges, so the
+// result is identical for any thread count. The binary tree is then collapsed
+// into 4-wide nodes (collapse opens the largest-surface child first).
+//
+// Degenerate input: empty or flat boxes are fine; non-finite boxes are the
+// caller's business (TriangleMesh rejects non-finite vertices).
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <span>
+#include <string>
+
+#include "prox/bvh/bvh4.hpp"
+#include "prox/core/box.hpp"
+
+namespace prox::bvh {
+
+/// Builds a Bvh4 over `boxes` (one per primitive; primitive id = index).
+Bvh4 build_bvh4(std::span<const Box3<float>> boxes, const BuildOptions& options = {});
+
+/// Recomputes every node box from new primitive boxes (same count, same tree).
+void refit_bvh4(Bvh4& bvh, std::span<const Box3<float>> boxes);
+
+/// Checks the structure (indices in range, prims a permutation, children after
+/// parents, leaf sizes); returns an empty string when valid, else the problem.
+std::string validate_bvh4(const Bvh4& bvh, std::size_t num_prims);
+
+/// Largest float <= x (x in float or double).
+template <class T>
+inline float float_down(const T& x) {
+  float f = static_cast<float>(x);
+  if (static_cast<T>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+/// Smallest float >= x.
+template <class T>
+inline float float_up(const T& x) {
+  float f = static_cast<float>(x);
+  if (static_cast<T>(f) < x) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
+
+/// Float box that contains every point of a box in T (rounded outward).
+template <class T>
+inline Box3<float> outward_float_box(const Box3<T>& b) {
+  Box3<float> r;
+  for (int k = 0; k < 3; ++k) {
+    r.lo[k] = float_down(b.lo[k]);
+    r.hi[k] = float_up(b.hi[k]);
+  }
+  return r;
+}
+
+}  // namespace prox::bvh

@@ -1,0 +1,10 @@
+// prox/mesh.hpp — the mesh engine: TriangleMesh, MeshIndex (BVH), BruteForce,
+// batch queries. Link prox::mesh.
+#pragma once
+
+#include "prox/bvh/build_options.hpp"
+#include "prox/mesh/batch.hpp"
+#include "prox/mesh/brute_force.hpp"
+#include "prox/mesh/mesh_index.hpp"
+#include "prox/mesh/results.hpp"
+#include "prox/mesh/triangle_mesh.hpp"

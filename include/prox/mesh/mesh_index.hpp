@@ -1,0 +1,101 @@
+// prox/mesh/mesh_index.hpp — a triangle mesh with a BVH: closest point, rays,
+// sphere overlap, winding number and signed distance.
+//
+// The index owns the mesh and a Bvh4 (prox/bvh/bvh4.hpp) whose float boxes are
+// rounded outward; every final test runs in the mesh's own precision T with
+// the shared kernels (prox::closest_point_triangle, prox::ray_triangle_watertight),
+// so a double mesh gets double answers. Semantics (DESIGN.md), identical to
+// BruteForce, the linear-scan twin used as the oracle:
+// - closest_point: ties (equal sq_distance) go to the lowest triangle id; only
+//   triangles with sq_distance <= max_distance^2 count; non-finite query: miss.
+// - first_hit: the smallest t in [t_min, t_max] that the watertight test
+//   reports, lowest triangle id on equal t. any_hit: whether one exists.
+// - all_hits / count_hits: crossings of the surface. A ray through an edge or
+//   vertex shared by several triangles is resolved by a consistent symbolic
+//   perturbation of the ray (mesh/ray_crossing.hpp): a ray crossing a closed
+//   mesh there counts exactly once, and a ray grazing it counts 0 or 2 times, so
+//   parity counting is reliable. all_hits is sorted by t, then triangle id.
+// - Degenerate triangles are their segment/point for closest point and sphere
+//   queries, and are never hit by rays.
+// - A ray with a zero or non-finite direction, a non-finite origin or NaN
+//   t_min / t_max misses.
+// All const member functions are safe to call from many threads at once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <ostream>
+#include <vector>
+
+#include "prox/bvh/build_options.hpp"
+#include "prox/bvh/bvh4.hpp"
+#include "prox/core/ray.hpp"
+#include "prox/mesh/results.hpp"
+#include "prox/mesh/triangle_mesh.hpp"
+
+namespace prox {
+
+template <class T>
+class MeshIndex {
+ public:
+  using Scalar = T;
+
+  /// Builds the BVH over `mesh` (binned SAH, parallel).
+  explicit MeshIndex(TriangleMesh<T> mesh, const BuildOptions& options = {});
+
+  /// The indexed mesh (vertices as last refit).
+  const TriangleMesh<T>& mesh() const { return mesh_; }
+
+  /// Closest point of the mesh to p within max_distance (miss if none).
+  MeshClosestPoint<T> closest_point(const Vec3<T>& p,
+                                    T max_distance = ScalarTraits<T>::infinity()) const;
+  /// Nearest hit in [t_min, t_max].
+  MeshRayHit<T> first_hit(const Ray<T>& ray) const;
+  /// Whether any triangle is hit in [t_min, t_max] (occlusion).
+  bool any_hit(const Ray<T>& ray) const;
+  /// Every crossing in [t_min, t_max], sorted by t then triangle id.
+  std::vector<MeshRayHit<T>> all_hits(const Ray<T>& ray) const;
+  /// Number of crossings in [t_min, t_max] (= all_hits(ray).size()).
+  std::size_t count_hits(const Ray<T>& ray) const;
+  /// Ids (sorted) of every triangle within distance radius of center.
+  std::vector<std::uint32_t> sphere_triangles(const Vec3<T>& center, T radius) const;
+  /// Whether any triangle lies within distance radius of center.
+  bool sphere_overlaps(const Vec3<T>& center, T radius) const;
+
+  /// Generalized winding number at p (sum of signed solid angles / 4 pi).
+  T winding_number(const Vec3<T>& p) const;
+  /// Distance to the mesh, negative inside (|winding number| >= 0.5).
+  MeshSignedDistance<T> signed_distance(const Vec3<T>& p) const;
+
+  /// Moves the vertices (same count, same triangles) and refits the boxes.
+  void refit(std::vector<Vec3<T>> moved_vertices);
+  /// Writes the index (mesh + BVH) in prox's versioned binary format.
+  void save(std::ostream& out) const;
+  /// Reads an index written by save(); throws MeshError on bad or foreign data.
+  static MeshIndex load(std::istream& in);
+
+  /// Bytes held by the index, mesh included.
+  std::size_t memory_bytes() const;
+  /// Node count, depth, build time.
+  BuildStats build_stats() const { return bvh_.stats; }
+  /// The hierarchy itself (for tests and tools).
+  const bvh::Bvh4& bvh() const { return bvh_; }
+
+ private:
+  struct LeafTriangle {
+    Vec3<T> c[3];
+  };
+  MeshIndex() = default;
+  void rebuild_leaf_data();
+  std::vector<Box3<float>> triangle_boxes() const;
+
+  TriangleMesh<T> mesh_;
+  bvh::Bvh4 bvh_;
+  std::vector<LeafTriangle> leaf_tris_;  // corners of bvh_.prims[i], in leaf order
+};
+
+extern template class MeshIndex<float>;
+extern template class MeshIndex<double>;
+
+}  // namespace prox

@@ -1,0 +1,50 @@
+// prox/mesh/results.hpp — named results of mesh queries.
+//
+// MeshClosestPoint: the closest point of the mesh, its squared distance, the
+// triangle that holds it (lowest id on ties), barycentric weights of that
+// triangle's corners 0, 1, 2 and the feature (vertex, edge, face) — exactly
+// what prox::closest_point_triangle returns for that triangle.
+// MeshRayHit: ray parameter t (units of the caller's direction), triangle,
+// u, v = weights of corners 1 and 2, and the side that was hit.
+// A miss (nothing in range, empty mesh, non-finite query) has triangle -1,
+// sq_distance NaN, t = +inf.
+#pragma once
+
+#include <cstdint>
+
+#include "prox/core/vec.hpp"
+#include "prox/primitives/feature.hpp"
+
+namespace prox {
+
+template <class T>
+struct MeshClosestPoint {
+  Vec3<T> point = Vec3<T>::splat(ScalarTraits<T>::quiet_nan());  ///< closest point
+  T sq_distance = ScalarTraits<T>::quiet_nan();                   ///< |query - point|^2
+  std::int32_t triangle = -1;                                     ///< triangle id, -1: miss
+  Vec3<T> bary = Vec3<T>::splat(ScalarTraits<T>::quiet_nan());   ///< corner weights
+  Feature feature = Feature::face;                                ///< region of the triangle
+  /// True when a triangle was found within the search radius.
+  bool found() const { return triangle >= 0; }
+};
+
+template <class T>
+struct MeshRayHit {
+  T t = ScalarTraits<T>::infinity();  ///< ray parameter of the hit (+inf on a miss)
+  std::int32_t triangle = -1;         ///< triangle id, -1: miss
+  T u = T(0);                         ///< weight of corner 1
+  T v = T(0);                         ///< weight of corner 2
+  bool front_face = false;            ///< dot(direction, (c1-c0)x(c2-c0)) < 0
+  /// True when the ray hit a triangle.
+  bool found() const { return triangle >= 0; }
+};
+
+/// Signed distance (negative inside: |winding number| >= 0.5) and the winding
+/// number that decided the sign, so the caller sees how sure the sign is.
+template <class T>
+struct MeshSignedDistance {
+  T signed_distance = ScalarTraits<T>::quiet_nan();  ///< NaN for a non-finite query
+  T winding_number = ScalarTraits<T>::quiet_nan();   ///< generalized winding number
+};
+
+}  // namespace prox
