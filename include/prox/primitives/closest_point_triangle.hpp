@@ -9,8 +9,8 @@
 // `feature` (the region).
 //
 // Degenerate triangles (collinear or coincident corners, detected exactly:
-// |ab x ac|^2 == 0) are the segment or point they collapse to: the closest point
-// of the longest edge; never NaN. Sliver triangles that are not exactly
+// |ab x ac|^2 == 0) are the segment or point they collapse to: the nearest of
+// the closest points of the three edges (whose union is that segment); never NaN. Sliver triangles that are not exactly
 // degenerate go through the ordinary path, whose face branch is guarded so
 // that a rounding-induced zero denominator falls back to the edges.
 // Non-finite input (NaN/Inf in any coordinate): a miss — every output NaN,

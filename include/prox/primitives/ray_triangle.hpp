@@ -74,8 +74,9 @@ RayTriangleHit<T> ray_triangle_moller_trumbore(const Ray<T>& ray, const Vec3<T>&
   const Vec3<T> qv = cross(tv, e1);
   const T v = dot(ray.direction, qv);
   if (v < T(0) || u + v > det) return r;
-  T t = dot(e2, qv);
-  if (!front) t = -t;
+  // With tv and det both negated for a back face, qv is negated too, so
+  // dot(e2, qv) / det is already the t of the unflipped formula: no sign fix.
+  const T t = dot(e2, qv);
   // t / det in [t_min, t_max], tested before dividing (det > 0).
   if (t < ray.t_min * det || t > ray.t_max * det) return r;
   r.hit = true;
@@ -160,9 +161,10 @@ RayTriangleHit<T> ray_triangle_watertight(const WatertightRay<T>& wr, const Vec3
   r.t = tn / det;
   r.u = V / det;
   r.v = W / det;
-  // In the sheared frame (winding kept by the swap above), det > 0 means the
-  // triangle is counter-clockwise seen along +direction: the ray meets its back.
-  r.front_face = det < T(0);
+  // det = U + V + W is dot(-direction, n) times a positive factor (1/|d_kz|;
+  // the kx/ky swap for a negative d_kz keeps that sign), so det > 0 is a front
+  // face: the same side Möller–Trumbore reports (its det is -dot(direction, n)).
+  r.front_face = det > T(0);
   return r;
 }
 
