@@ -1,0 +1,45 @@
+// bench/engine/bench_cli.hpp — the benchmark's command-line options, shared by
+// `prox-bench` and `prox bench` so both accept the same flags.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "bench_api.hpp"
+
+namespace prox::bench {
+
+/// Adds --meshes, --workloads, --queries, --threads, --runs, --peers, --precision,
+/// --data, --check, --quick to `app`, writing into `options`.
+inline void add_cli_options(CLI::App& app, Options& options) {
+  app.add_option("--meshes", options.meshes, "bunny,armadillo,bunny-1m,soup-1m")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--workloads", options.workloads, "cp-near,cp-far,ray-primary,ray-random")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--queries", options.queries,
+                 "queries per workload (WORKLOADS.md: 1000000; ray-primary uses a square "
+                 "image of about this many pixels)")
+      ->capture_default_str();
+  app.add_option("--threads", options.threads, "thread counts to measure, e.g. 1,2")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--runs", options.runs, "timed runs per figure (the median is printed)")
+      ->capture_default_str();
+  app.add_option("--peers", options.peers, "peers beside prox: embree,cgal (none: '')")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--precision", options.precisions, "prox rows: float,double")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--data", options.data_dir,
+                 "folder with bunny00.off and armadillo.off (default: extracted from "
+                 "/usr/share/doc/libcgal-dev/data.tar.gz into ~/.cache/prox)");
+  app.add_option("--check", options.check,
+                 "queries per workload checked against the brute-force twin (capped on big "
+                 "meshes)")
+      ->capture_default_str();
+  app.add_flag("--quick", options.quick, "smoke test: bunny only, 2000 queries, 1 run");
+}
+
+}  // namespace prox::bench

@@ -1,0 +1,222 @@
+// bench/engine/report.cpp — printing the benchmark table.
+//
+// Layout: a header (compiler, flags, ISA, CPU, peers), then per mesh a build
+// block and one block per workload, each with a "prox x" column: how many
+// times faster the first prox row is than that row (>1: prox faster; for build
+// time that is peer ms / prox ms, for queries prox q/s / peer q/s). Last, the
+// issue's targets against Embree at 1 thread, met or not.
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+#include <thread>
+
+#ifndef PROX_BENCH_CXX_FLAGS
+#define PROX_BENCH_CXX_FLAGS "(unknown)"
+#endif
+#ifndef PROX_BENCH_NATIVE
+#define PROX_BENCH_NATIVE 0
+#endif
+
+namespace prox::bench {
+namespace {
+
+__attribute__((format(printf, 1, 2))) std::string format(const char* f, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, f);
+  std::vsnprintf(buf, sizeof buf, f, args);
+  va_end(args);
+  return buf;
+}
+
+std::string cpu_name() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  }
+  return "unknown CPU";
+}
+
+std::string isa_of_this_build() {
+#if defined(__AVX512F__)
+  return "AVX-512";
+#elif defined(__AVX2__)
+  return "AVX2";
+#elif defined(__SSE4_2__)
+  return "SSE4.2";
+#else
+  return "x86-64 baseline (SSE2)";
+#endif
+}
+
+std::string threads_label(int t) { return std::to_string(t) + "t"; }
+
+std::string agreement_text(const Agreement& a) {
+  if (a.checked == 0) return "not checked (no brute-force twin)";
+  std::string s = format("%zu/%zu agree", a.agreed, a.checked);
+  if (a.hit_miss) s += format(", %zu hit/miss differ", a.hit_miss);
+  s += format(", max err %.1e diag", a.max_error / a.diagonal);
+  return s;
+}
+
+}  // namespace
+
+void Report::header(const std::vector<std::unique_ptr<Peer>>& peers,
+                    const std::vector<std::string>& missing) {
+  out_ << "prox-bench: WORKLOADS.md v2, prox beside its peers in one process\n";
+  #ifdef __clang__
+  const char* compiler = "clang ";
+#else
+  const char* compiler = "GCC ";
+#endif
+  out_ << "compiler: " << compiler << __VERSION__
+       << "; flags: " << PROX_BENCH_CXX_FLAGS << "; -march=native: "
+       << (PROX_BENCH_NATIVE ? "yes (PROX_NATIVE=ON)" : "no (PROX_NATIVE=OFF)")
+       << "; ISA of this build: " << isa_of_this_build() << "\n";
+  out_ << "machine: " << cpu_name() << ", " << std::thread::hardware_concurrency()
+       << " hardware threads\n";
+  out_ << "queries per workload: " << options_.queries << " (ray-primary "
+       << primary_image_side(static_cast<std::size_t>(options_.queries)) << "^2), runs: "
+       << options_.runs << " (median), agreement subsample: up to " << options_.check
+       << " vs prox::BruteForce<double>\n";
+  for (const auto& p : peers) out_ << "  " << p->name() << ": " << p->description() << "\n";
+  for (const std::string& m : missing) out_ << "  " << m << "\n";
+  out_ << "\"prox x\" = how many times faster prox (float) is than the row (>1: prox faster)\n";
+}
+
+void Report::mesh_header(const BenchMesh& mesh) {
+  out_ << "\n== " << mesh.name << ": " << mesh.vertices.size() << " vertices, "
+       << mesh.triangles.size() << " triangles, bbox diagonal " << format("%.6g", mesh.diagonal())
+       << " ==\n";
+}
+
+void Report::print_builds(const std::string& mesh) {
+  std::string head = format("%-14s", "build");
+  for (int t : options_.threads) head += format(" %9s", ("ms@" + threads_label(t)).c_str());
+  for (int t : options_.threads) head += format(" %8s", ("prox x@" + threads_label(t)).c_str());
+  head += format(" %10s  %s", "bytes/tri", "memory measured by");
+  out_ << head << "\n";
+  const BuildRow* ref = nullptr;
+  for (const BuildRow& b : builds_) {
+    if (b.mesh == mesh && b.peer.rfind("prox", 0) == 0) {
+      ref = &b;
+      break;
+    }
+  }
+  for (const BuildRow& b : builds_) {
+    if (b.mesh != mesh) continue;
+    std::string line = format("  %-12s", b.peer.c_str());
+    for (double ms : b.ms) line += format(" %9.1f", ms);
+    for (std::size_t i = 0; i < b.ms.size(); ++i) {
+      line += ref ? format(" %8.2f", b.ms[i] / ref->ms[i]) : format(" %8s", "-");
+    }
+    const double per_tri =
+        b.bytes ? static_cast<double>(b.bytes) / static_cast<double>(b.triangles) : NAN;
+    line += b.bytes ? format(" %10.1f", per_tri) : format(" %10s", "?");
+    line += "  " + b.memory_method;
+    out_ << line << "\n";
+  }
+  out_.flush();
+}
+
+void Report::print_workload(const std::string& mesh, const std::string& workload) {
+  const Row* ref = nullptr;
+  for (const Row& r : rows_) {
+    if (r.mesh == mesh && r.workload == workload && r.is_prox) {
+      ref = &r;
+      break;
+    }
+  }
+  std::string head = format("%-14s", workload.c_str());
+  for (int t : options_.threads) head += format(" %9s", ("Mq/s@" + threads_label(t)).c_str());
+  for (int t : options_.threads) head += format(" %8s", ("prox x@" + threads_label(t)).c_str());
+  head += format(" %6s  %-34s %s", "hit%", "checksum", "agreement with brute force");
+  out_ << head << "\n";
+  for (const Row& r : rows_) {
+    if (r.mesh != mesh || r.workload != workload) continue;
+    std::string line = format("  %-12s", r.peer.c_str());
+    for (double q : r.qps) line += format(" %9.3f", q / 1e6);
+    for (std::size_t i = 0; i < r.qps.size(); ++i) {
+      line += ref ? format(" %8.2f", ref->qps[i] / r.qps[i]) : format(" %8s", "-");
+    }
+    const double n = static_cast<double>(std::max<std::size_t>(1, r.queries));
+    if (r.is_ray) {
+      line += format(" %6.2f  hits %-9zu sum t %-14.9g", 100.0 * static_cast<double>(r.hits) / n,
+                     r.hits, r.checksum);
+    } else {
+      line += format(" %6s  sum d %-28.12g", "-", r.checksum);
+    }
+    line += " " + agreement_text(r.agreement);
+    out_ << line << "\n";
+  }
+  out_.flush();
+}
+
+void Report::print_targets() {
+  out_ << "\n== targets, 1 thread, prox vs embree (prox x = prox speed / embree speed) ==\n";
+  const std::size_t t1 = static_cast<std::size_t>(
+      std::find(options_.threads.begin(), options_.threads.end(), 1) - options_.threads.begin());
+  if (t1 == options_.threads.size()) {
+    out_ << "  (no 1-thread run)\n";
+    return;
+  }
+  for (const std::string& mesh : options_.meshes) {
+    std::string line = format("  %-10s", mesh.c_str());
+    auto find_row = [&](const std::string& w, bool prox) -> const Row* {
+      for (const Row& r : rows_) {
+        if (r.mesh == mesh && r.workload == w && (prox ? r.is_prox : r.peer == "embree")) {
+          return &r;
+        }
+      }
+      return nullptr;
+    };
+    for (const std::string& w : options_.workloads) {
+      const Row* p = find_row(w, true);
+      const Row* e = find_row(w, false);
+      const double goal = is_ray_workload(w) ? 1.0 : 3.0;
+      if (!p || !e) {
+        line += format("  %s: n/a", w.c_str());
+        continue;
+      }
+      const double x = p->qps[t1] / e->qps[t1];
+      line += format("  %s %.2fx (goal >=%.0fx) %s", w.c_str(), x, goal, x >= goal ? "met" : "MISSED");
+    }
+    const BuildRow* pb = nullptr;
+    const BuildRow* eb = nullptr;
+    for (const BuildRow& b : builds_) {
+      if (b.mesh != mesh) continue;
+      if (!pb && b.peer.rfind("prox", 0) == 0) pb = &b;
+      if (b.peer == "embree") eb = &b;
+    }
+    if (pb && eb) {
+      line += format("  build %.1f ms vs %.1f ms %s", pb->ms[t1], eb->ms[t1],
+                     pb->ms[t1] <= eb->ms[t1] ? "met" : "MISSED");
+    }
+    out_ << line << "\n";
+  }
+  std::size_t checked = 0;
+  for (const Row& r : rows_) checked += r.is_prox ? r.agreement.checked : 0;
+  if (!prox_agrees()) {
+    out_ << "PROX DISAGREES with its brute-force twin (see the agreement column)\n";
+  } else if (checked == 0) {
+    out_ << "prox was not checked against its brute-force twin\n";
+  } else {
+    out_ << "prox agrees with its brute-force twin on every checked query (" << checked
+         << " queries)\n";
+  }
+  out_.flush();
+}
+
+bool Report::prox_agrees() const {
+  for (const Row& r : rows_) {
+    if (r.is_prox && r.agreement.agreed != r.agreement.checked) return false;
+  }
+  return true;
+}
+
+}  // namespace prox::bench
