@@ -1,0 +1,236 @@
+// prox/bvh/traverse.hpp — traversal of a Bvh4, driven by a leaf callback.
+//
+// The BVH knows boxes only; the caller's leaf callback tests primitives (as in
+// madmann91/bvh). Child boxes of a node are tested four at a time with SSE
+// (x86-64 baseline; a scalar loop elsewhere).
+//
+// Nearest traversal (closest point, sphere): each child gets a lower bound
+// (box distance^2) and an upper bound (farthest-corner distance^2: every point
+// of the box, hence of its primitives, is at most that far); the search bound
+// shrinks by the upper bounds before any leaf is reached (as FCPW does).
+// Children are pushed farthest first with their lower bound; an entry is
+// skipped on pop when its bound exceeds the current one.
+// Ray traversal: slab test, nearest child first, entries skipped on pop when
+// they start beyond the current hit.
+//
+// Conservative float arithmetic: the query point / ray origin is an interval
+// [lo, hi] of floats around the caller's value (exact for float input), box
+// lower bounds are shrunk and upper bounds grown by a relative 2^-20, far
+// beyond the few float roundings involved, so a box is never pruned when one
+// of its primitives is at the bound (ties keep working) and a ray never misses
+// a box that holds its hit. The primitives' own test decides the answer.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <immintrin.h>
+#define PROX_BVH_SSE 1
+#endif
+
+#include "prox/bvh/build.hpp"
+#include "prox/bvh/bvh4.hpp"
+#include "prox/core/ray.hpp"
+
+namespace prox::bvh {
+
+inline constexpr float kShrink = 1.0f - 1.0f / 1048576.0f;  ///< 1 - 2^-20
+inline constexpr float kGrow = 1.0f + 1.0f / 1048576.0f;    ///< 1 + 2^-20
+inline constexpr int kStackSize = 512;
+
+/// A query point as a float interval.
+struct PointQuery {
+  float lo[3], hi[3];
+  template <class T>
+  explicit PointQuery(const Vec3<T>& p) {
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = float_down(p[k]);
+      hi[k] = float_up(p[k]);
+    }
+  }
+};
+
+/// Lower and upper bounds of the squared distance from q to the four child boxes
+/// (empty slots: +inf both).
+inline void box_distances4(const Node4& n, const PointQuery& q, float lb[4], float ub[4]) {
+#ifdef PROX_BVH_SSE
+  __m128 l = _mm_setzero_ps(), u = _mm_setzero_ps();
+  const __m128 zero = _mm_setzero_ps();
+  for (int a = 0; a < 3; ++a) {
+    const __m128 blo = _mm_load_ps(n.lo[a]);
+    const __m128 bhi = _mm_load_ps(n.hi[a]);
+    const __m128 plo = _mm_set1_ps(q.lo[a]);
+    const __m128 phi = _mm_set1_ps(q.hi[a]);
+    const __m128 d = _mm_max_ps(_mm_max_ps(_mm_sub_ps(blo, phi), _mm_sub_ps(plo, bhi)), zero);
+    l = _mm_add_ps(l, _mm_mul_ps(d, d));
+    const __m128 f = _mm_max_ps(_mm_sub_ps(bhi, plo), _mm_sub_ps(phi, blo));
+    u = _mm_add_ps(u, _mm_mul_ps(f, f));
+  }
+  _mm_storeu_ps(lb, _mm_mul_ps(l, _mm_set1_ps(kShrink)));
+  _mm_storeu_ps(ub, _mm_mul_ps(u, _mm_set1_ps(kGrow)));
+#else
+  for (int k = 0; k < 4; ++k) {
+    float l = 0, u = 0;
+    for (int a = 0; a < 3; ++a) {
+      float d = std::fmax(std::fmax(n.lo[a][k] - q.hi[a], q.lo[a] - n.hi[a][k]), 0.0f);
+      l += d * d;
+      float f = std::fmax(n.hi[a][k] - q.lo[a], q.hi[a] - n.lo[a][k]);
+      u += f * f;
+    }
+    lb[k] = l * kShrink;
+    ub[k] = u * kGrow;
+  }
+#endif
+}
+
+/// A ray prepared for slab tests: origin interval, finite inverse direction.
+struct RayQuery {
+  float o_near[3], o_far[3];  ///< origin bound used for the near / far plane
+  float inv[3];
+  int neg[3];                 ///< direction negative: near plane is hi
+  template <class T>
+  explicit RayQuery(const Ray<T>& r) {
+    for (int k = 0; k < 3; ++k) {
+      const T d = r.direction[k];
+      float iv = static_cast<float>(T(1) / d);
+      if (!(std::fabs(iv) <= std::numeric_limits<float>::max()))
+        iv = std::copysign(std::numeric_limits<float>::max(), iv);
+      inv[k] = iv;
+      neg[k] = std::signbit(iv) ? 1 : 0;
+      const float olo = float_down(r.origin[k]), ohi = float_up(r.origin[k]);
+      o_near[k] = neg[k] ? olo : ohi;
+      o_far[k] = neg[k] ? ohi : olo;
+    }
+  }
+};
+
+/// Entry distance of the ray into each child box, or +inf where the box is
+/// missed within [t_min, t_max].
+inline void ray_boxes4(const Node4& n, const RayQuery& q, float t_min, float t_max,
+                       float tnear[4]) {
+#ifdef PROX_BVH_SSE
+  const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+  const __m128 g = _mm_set1_ps(1.0f / 1048576.0f);
+  __m128 tn = _mm_set1_ps(t_min), tf = _mm_set1_ps(t_max);
+  for (int a = 0; a < 3; ++a) {
+    const __m128 nb = _mm_load_ps(q.neg[a] ? n.hi[a] : n.lo[a]);
+    const __m128 fb = _mm_load_ps(q.neg[a] ? n.lo[a] : n.hi[a]);
+    const __m128 iv = _mm_set1_ps(q.inv[a]);
+    __m128 t0 = _mm_mul_ps(_mm_sub_ps(nb, _mm_set1_ps(q.o_near[a])), iv);
+    __m128 t1 = _mm_mul_ps(_mm_sub_ps(fb, _mm_set1_ps(q.o_far[a])), iv);
+    t0 = _mm_sub_ps(t0, _mm_mul_ps(_mm_and_ps(t0, absmask), g));
+    t1 = _mm_add_ps(t1, _mm_mul_ps(_mm_and_ps(t1, absmask), g));
+    // maxps/minps return the second operand when one is NaN: a NaN slab (only
+    // from absurd inputs, |direction| > FLT_MAX) is ignored, which is conservative.
+    tn = _mm_max_ps(t0, tn);
+    tf = _mm_min_ps(t1, tf);
+  }
+  const __m128 hit = _mm_cmple_ps(tn, tf);
+  const __m128 inf = _mm_set1_ps(std::numeric_limits<float>::infinity());
+  _mm_storeu_ps(tnear, _mm_or_ps(_mm_and_ps(hit, tn), _mm_andnot_ps(hit, inf)));
+#else
+  const float g = 1.0f / 1048576.0f;
+  for (int k = 0; k < 4; ++k) {
+    float tn = t_min, tf = t_max;
+    for (int a = 0; a < 3; ++a) {
+      const float nb = q.neg[a] ? n.hi[a][k] : n.lo[a][k];
+      const float fb = q.neg[a] ? n.lo[a][k] : n.hi[a][k];
+      float t0 = (nb - q.o_near[a]) * q.inv[a];
+      float t1 = (fb - q.o_far[a]) * q.inv[a];
+      t0 -= std::fabs(t0) * g;
+      t1 += std::fabs(t1) * g;
+      tn = t0 > tn ? t0 : tn;
+      tf = t1 < tf ? t1 : tf;
+    }
+    tnear[k] = tn <= tf ? tn : std::numeric_limits<float>::infinity();
+  }
+#endif
+}
+
+struct StackEntry {
+  std::uint32_t child;
+  std::uint32_t count;  // > 0: leaf
+  float key;            // lower bound (nearest) or entry t (ray)
+};
+
+/// Sorts up to 4 entries by key, descending (so the nearest is popped first).
+inline void sort_desc(StackEntry* e, int n) {
+  for (int i = 1; i < n; ++i) {
+    const StackEntry x = e[i];
+    int j = i - 1;
+    while (j >= 0 && e[j].key < x.key) {
+      e[j + 1] = e[j];
+      --j;
+    }
+    e[j + 1] = x;
+  }
+}
+
+/// Nearest-first traversal. `bound` is the squared search radius in float
+/// (rounded up); leaf(begin, count, bound) tests prims[begin, begin+count) and
+/// may lower bound. Upper bounds of visited boxes lower it too when
+/// `use_upper_bounds` (closest point), not for range queries (sphere).
+template <class LeafFn>
+void traverse_nearest(const Bvh4& bvh, const PointQuery& q, float bound, bool use_upper_bounds,
+                      LeafFn&& leaf) {
+  if (bvh.empty()) return;
+  StackEntry stack[kStackSize];
+  int top = 0;
+  stack[top++] = StackEntry{0, 0, 0.0f};
+  while (top > 0) {
+    const StackEntry e = stack[--top];
+    if (e.key > bound) continue;
+    if (e.count > 0) {
+      if (leaf(e.child, e.count, bound)) return;
+      continue;
+    }
+    const Node4& n = bvh.nodes[e.child];
+    alignas(16) float lb[4], ub[4];
+    box_distances4(n, q, lb, ub);
+    if (use_upper_bounds) {
+      const float m = std::fmin(std::fmin(ub[0], ub[1]), std::fmin(ub[2], ub[3]));
+      if (m < bound) bound = m;
+    }
+    StackEntry kids[4];
+    int nk = 0;
+    for (int k = 0; k < 4; ++k)
+      if (lb[k] <= bound && (n.count[k] > 0 || n.child[k] != kInvalid))
+        kids[nk++] = StackEntry{n.child[k], n.count[k], lb[k]};
+    sort_desc(kids, nk);
+    for (int k = 0; k < nk; ++k) stack[top++] = kids[k];
+  }
+}
+
+/// Front-to-back ray traversal over [t_min, t_max] (floats, rounded outward).
+/// leaf(begin, count, t_max) tests primitives, may lower t_max (closest hit)
+/// and returns true to stop (any hit).
+template <class LeafFn>
+void traverse_ray(const Bvh4& bvh, const RayQuery& q, float t_min, float t_max, LeafFn&& leaf) {
+  if (bvh.empty()) return;
+  StackEntry stack[kStackSize];
+  int top = 0;
+  stack[top++] = StackEntry{0, 0, t_min};
+  while (top > 0) {
+    const StackEntry e = stack[--top];
+    if (e.key > t_max) continue;
+    if (e.count > 0) {
+      if (leaf(e.child, e.count, t_max)) return;
+      continue;
+    }
+    const Node4& n = bvh.nodes[e.child];
+    alignas(16) float tn[4];
+    ray_boxes4(n, q, t_min, t_max, tn);
+    StackEntry kids[4];
+    int nk = 0;
+    for (int k = 0; k < 4; ++k)
+      if (tn[k] <= t_max && (n.count[k] > 0 || n.child[k] != kInvalid))
+        kids[nk++] = StackEntry{n.child[k], n.count[k], tn[k]};
+    sort_desc(kids, nk);
+    for (int k = 0; k < nk; ++k) stack[top++] = kids[k];
+  }
+}
+
+}  // namespace prox::bvh

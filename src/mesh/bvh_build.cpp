@@ -1,0 +1,395 @@
+// src/mesh/bvh_build.cpp — binned SAH build of a Bvh4, refit, validation.
+//
+// Build (Wald 2007): a binary tree over primitive ranges, then collapsed into
+// 4-wide nodes. The binary node of range [b, e) with left part of size nl has
+// its left child at index + 1 and its right child at index + 2 nl (a subtree
+// of k primitives uses at most 2k - 1 slots), so parallel subtrees write to
+// disjoint, precomputed slots and the tree is the same for any thread count.
+// Below kDepthLimit levels the SAH split is replaced by an object median, so a
+// pathological distribution cannot make the tree (or the recursion) deep.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
+#include "prox/bvh/build.hpp"
+
+namespace prox::bvh {
+namespace {
+
+using Box3f = Box3<float>;
+
+constexpr int kDepthLimit = 48;
+constexpr std::size_t kParallelThreshold = 4096;
+constexpr int kMaxBins = 64;
+
+struct BinaryNode {
+  Box3f box;
+  std::uint32_t begin = 0;  // leaf: first primitive
+  std::uint32_t count = 0;  // > 0: leaf
+  std::uint32_t right = 0;  // inner: right child index (left = this + 1)
+};
+
+float half_area(const Box3f& b) {
+  if (b.is_empty()) return 0.0f;
+  const Vec3<float> d = b.diagonal();
+  return d[0] * d[1] + d[1] * d[2] + d[2] * d[0];
+}
+
+struct Builder {
+  std::span<const Box3f> boxes;
+  std::vector<Vec3<float>> centroids;
+  std::vector<std::uint32_t> prims;
+  std::vector<BinaryNode> nodes;
+  int max_leaf = 8;
+  int bins = 16;
+
+  Box3f range_box(std::uint32_t b, std::uint32_t e) const {
+    Box3f r = Box3f::empty();
+    for (std::uint32_t i = b; i < e; ++i) r.extend(boxes[prims[i]]);
+    return r;
+  }
+
+  struct Split {
+    int axis = -1;
+    int plane = 0;  // left = bins [0, plane)
+    float cost = std::numeric_limits<float>::infinity();
+    Box3f left, right;
+  };
+
+  // Best SAH plane over all three axes (cost relative to the parent's area).
+  Split find_split(std::uint32_t b, std::uint32_t e, const Box3f& cbox) const {
+    Split best;
+    Box3f bin_box[3][kMaxBins];
+    std::uint32_t bin_count[3][kMaxBins];
+    float scale[3];
+    for (int a = 0; a < 3; ++a) {
+      const float ext = cbox.hi[a] - cbox.lo[a];
+      scale[a] = ext > 0.0f ? float(bins) / ext : 0.0f;
+      for (int k = 0; k < bins; ++k) {
+        bin_box[a][k] = Box3f::empty();
+        bin_count[a][k] = 0;
+      }
+    }
+    for (std::uint32_t i = b; i < e; ++i) {
+      const std::uint32_t p = prims[i];
+      for (int a = 0; a < 3; ++a) {
+        const int k = bin_of(centroids[p][a], cbox.lo[a], scale[a]);
+        bin_box[a][k].extend(boxes[p]);
+        ++bin_count[a][k];
+      }
+    }
+    float right_area[kMaxBins];
+    Box3f right_box[kMaxBins];
+    std::uint32_t right_count[kMaxBins];
+    for (int a = 0; a < 3; ++a) {
+      if (scale[a] == 0.0f) continue;
+      Box3f acc = Box3f::empty();
+      std::uint32_t n = 0;
+      for (int k = bins - 1; k > 0; --k) {
+        acc.extend(bin_box[a][k]);
+        n += bin_count[a][k];
+        right_box[k] = acc;
+        right_area[k] = half_area(acc);
+        right_count[k] = n;
+      }
+      acc = Box3f::empty();
+      n = 0;
+      for (int k = 1; k < bins; ++k) {
+        acc.extend(bin_box[a][k - 1]);
+        n += bin_count[a][k - 1];
+        if (n == 0 || right_count[k] == 0) continue;
+        const float cost = half_area(acc) * float(n) + right_area[k] * float(right_count[k]);
+        if (cost < best.cost) {
+          best.cost = cost;
+          best.axis = a;
+          best.plane = k;
+          best.left = acc;
+          best.right = right_box[k];
+        }
+      }
+    }
+    return best;
+  }
+
+  int bin_of(float c, float lo, float scale) const {
+    const int k = int((c - lo) * scale);
+    return k < 0 ? 0 : (k >= bins ? bins - 1 : k);
+  }
+
+  Box3f centroid_box(std::uint32_t b, std::uint32_t e) const {
+    Box3f r = Box3f::empty();
+    for (std::uint32_t i = b; i < e; ++i) r.extend(centroids[prims[i]]);
+    return r;
+  }
+
+  void make_leaf(std::uint32_t idx, std::uint32_t b, std::uint32_t e, const Box3f& box) {
+    nodes[idx].box = box;
+    nodes[idx].begin = b;
+    nodes[idx].count = e - b;
+  }
+
+  // Object median along the widest centroid axis (deterministic: ties by id).
+  std::uint32_t median_split(std::uint32_t b, std::uint32_t e, const Box3f& cbox) {
+    const Vec3<float> d = cbox.diagonal();
+    const int a = d[0] >= d[1] && d[0] >= d[2] ? 0 : (d[1] >= d[2] ? 1 : 2);
+    const std::uint32_t m = b + (e - b) / 2;
+    std::nth_element(prims.begin() + b, prims.begin() + m, prims.begin() + e,
+                     [&](std::uint32_t x, std::uint32_t y) {
+                       const float cx = centroids[x][a], cy = centroids[y][a];
+                       return cx < cy || (cx == cy && x < y);
+                     });
+    return m;
+  }
+
+  void build(std::uint32_t idx, std::uint32_t b, std::uint32_t e, const Box3f& box, int depth) {
+    const std::uint32_t n = e - b;
+    if (n == 1) return make_leaf(idx, b, e, box);
+    const Box3f cbox = centroid_box(b, e);
+    std::uint32_t m = b;
+    Box3f lbox, rbox;
+    bool have_boxes = false;
+    if (depth < kDepthLimit) {
+      const Split s = find_split(b, e, cbox);
+      const float leaf_cost = half_area(box) * float(n);
+      // Split cost: one traversal step (~ one primitive test) + the children.
+      if (n <= std::uint32_t(max_leaf) && (s.axis < 0 || leaf_cost <= s.cost + half_area(box)))
+        return make_leaf(idx, b, e, box);
+      if (s.axis >= 0) {
+        const float lo = cbox.lo[s.axis];
+        const float ext = cbox.hi[s.axis] - lo;
+        const float scale = float(bins) / ext;
+        const int axis = s.axis;
+        auto mid = std::partition(prims.begin() + b, prims.begin() + e, [&](std::uint32_t p) {
+          return bin_of(centroids[p][axis], lo, scale) < s.plane;
+        });
+        m = std::uint32_t(mid - prims.begin());
+        lbox = s.left;
+        rbox = s.right;
+        have_boxes = true;
+      }
+    } else if (n <= std::uint32_t(max_leaf)) {
+      return make_leaf(idx, b, e, box);
+    }
+    if (m == b || m == e) {
+      m = median_split(b, e, cbox);
+      have_boxes = false;
+    }
+    if (!have_boxes) {
+      lbox = range_box(b, m);
+      rbox = range_box(m, e);
+    }
+    nodes[idx].box = box;
+    nodes[idx].count = 0;
+    const std::uint32_t left = idx + 1, right = idx + 2 * (m - b);
+    nodes[idx].right = right;
+    if (n >= kParallelThreshold) {
+      tbb::task_group g;
+      g.run([&, left, b, m, lbox] { build(left, b, m, lbox, depth + 1); });
+      build(right, m, e, rbox, depth + 1);
+      g.wait();
+    } else {
+      build(left, b, m, lbox, depth + 1);
+      build(right, m, e, rbox, depth + 1);
+    }
+  }
+};
+
+// Collapse the binary tree into Node4s in depth-first order.
+struct Collapser {
+  const std::vector<BinaryNode>& bin;
+  Bvh4& out;
+  int max_depth = 0;
+  std::size_t leaves = 0;
+
+  std::uint32_t emit(std::uint32_t root, int depth) {
+    // Children of the new node: open the largest inner binary child until 4.
+    std::uint32_t kids[4];
+    int nk = 0;
+    const BinaryNode& r = bin[root];
+    if (r.count > 0) {
+      kids[nk++] = root;  // a single leaf under the root
+    } else {
+      kids[nk++] = root + 1;
+      kids[nk++] = r.right;
+      while (nk < 4) {
+        int pick = -1;
+        float best = -1.0f;
+        for (int k = 0; k < nk; ++k) {
+          const BinaryNode& c = bin[kids[k]];
+          if (c.count == 0 && half_area(c.box) > best) {
+            best = half_area(c.box);
+            pick = k;
+          }
+        }
+        if (pick < 0) break;
+        const std::uint32_t opened = kids[pick];
+        kids[pick] = opened + 1;
+        kids[nk++] = bin[opened].right;
+      }
+    }
+    const std::uint32_t me = std::uint32_t(out.nodes.size());
+    out.nodes.emplace_back();
+    max_depth = std::max(max_depth, depth);
+    for (int k = 0; k < 4; ++k) {
+      Node4& node = out.nodes[me];
+      if (k >= nk) {
+        for (int a = 0; a < 3; ++a) {
+          node.lo[a][k] = std::numeric_limits<float>::infinity();
+          node.hi[a][k] = -std::numeric_limits<float>::infinity();
+        }
+        node.child[k] = kInvalid;
+        node.count[k] = 0;
+        continue;
+      }
+      const BinaryNode& c = bin[kids[k]];
+      for (int a = 0; a < 3; ++a) {
+        node.lo[a][k] = c.box.lo[a];
+        node.hi[a][k] = c.box.hi[a];
+      }
+      if (c.count > 0) {
+        node.child[k] = c.begin;
+        node.count[k] = c.count;
+        ++leaves;
+      } else {
+        const std::uint32_t child = emit(kids[k], depth + 1);
+        out.nodes[me].child[k] = child;  // emit() may have reallocated
+        out.nodes[me].count[k] = 0;
+      }
+    }
+    return me;
+  }
+};
+
+double sah_cost(const Bvh4& bvh) {
+  if (bvh.empty()) return 0;
+  Box3f root = Box3f::empty();
+  double cost = 0;
+  for (std::size_t i = 0; i < bvh.nodes.size(); ++i) {
+    const Node4& n = bvh.nodes[i];
+    for (int k = 0; k < 4; ++k) {
+      Box3f b;
+      for (int a = 0; a < 3; ++a) {
+        b.lo[a] = n.lo[a][k];
+        b.hi[a] = n.hi[a][k];
+      }
+      if (i == 0) root.extend(b);
+      if (n.count[k] > 0) cost += double(half_area(b)) * n.count[k];
+      else if (n.child[k] != kInvalid) cost += double(half_area(b));
+    }
+  }
+  const double ra = half_area(root);
+  return ra > 0 ? cost / ra : 0;
+}
+
+}  // namespace
+
+Bvh4 build_bvh4(std::span<const Box3f> boxes, const BuildOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Bvh4 out;
+  const std::size_t n = boxes.size();
+  if (n > 0) {
+    Builder b;
+    b.boxes = boxes;
+    b.max_leaf = std::clamp(options.max_leaf_size, 1, 16);
+    b.bins = std::clamp(options.sah_bins, 4, kMaxBins);
+    b.centroids.resize(n);
+    b.prims.resize(n);
+    Box3f root = Box3f::empty();
+    for (std::size_t i = 0; i < n; ++i) {
+      b.centroids[i] = boxes[i].center();
+      b.prims[i] = std::uint32_t(i);
+      root.extend(boxes[i]);
+    }
+    b.nodes.resize(2 * n - 1);
+    auto run = [&] { b.build(0, 0, std::uint32_t(n), root, 0); };
+    if (options.threads > 0) {
+      tbb::task_arena arena(options.threads);
+      arena.execute(run);
+    } else {
+      run();
+    }
+    out.nodes.reserve(n / 2 + 1);
+    Collapser c{b.nodes, out};
+    c.emit(0, 1);
+    out.nodes.shrink_to_fit();
+    out.prims = std::move(b.prims);
+    out.stats.depth = c.max_depth;
+    out.stats.leaves = c.leaves;
+  }
+  out.stats.nodes = out.nodes.size();
+  out.stats.primitives = n;
+  out.stats.sah_cost = sah_cost(out);
+  out.stats.build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+void refit_bvh4(Bvh4& bvh, std::span<const Box3f> boxes) {
+  for (std::size_t i = bvh.nodes.size(); i-- > 0;) {
+    Node4& n = bvh.nodes[i];
+    for (int k = 0; k < 4; ++k) {
+      Box3f b = Box3f::empty();
+      if (n.count[k] > 0) {
+        for (std::uint32_t j = 0; j < n.count[k]; ++j) b.extend(boxes[bvh.prims[n.child[k] + j]]);
+      } else if (n.child[k] != kInvalid) {
+        const Node4& c = bvh.nodes[n.child[k]];
+        for (int q = 0; q < 4; ++q)
+          for (int a = 0; a < 3; ++a) {
+            b.lo[a] = std::min(b.lo[a], c.lo[a][q]);
+            b.hi[a] = std::max(b.hi[a], c.hi[a][q]);
+          }
+      }
+      for (int a = 0; a < 3; ++a) {
+        n.lo[a][k] = b.lo[a];
+        n.hi[a][k] = b.hi[a];
+      }
+    }
+  }
+}
+
+std::string validate_bvh4(const Bvh4& bvh, std::size_t num_prims) {
+  if (bvh.prims.size() != num_prims)
+    return "index has " + std::to_string(bvh.prims.size()) + " primitives, mesh has " +
+           std::to_string(num_prims);
+  if (num_prims == 0) return bvh.nodes.empty() ? "" : "nodes without primitives";
+  if (bvh.nodes.empty()) return "no nodes";
+  std::vector<char> seen(num_prims, 0);
+  for (std::uint32_t p : bvh.prims) {
+    if (p >= num_prims || seen[p]) return "primitive order is not a permutation";
+    seen[p] = 1;
+  }
+  std::vector<char> covered(num_prims, 0);
+  std::vector<int> parents(bvh.nodes.size(), 0);
+  for (std::size_t i = 0; i < bvh.nodes.size(); ++i) {
+    const Node4& n = bvh.nodes[i];
+    for (int k = 0; k < 4; ++k) {
+      if (n.count[k] > 16) return "node " + std::to_string(i) + " has an oversized leaf";
+      if (n.count[k] > 0) {
+        if (std::size_t(n.child[k]) + n.count[k] > num_prims)
+          return "node " + std::to_string(i) + " has a leaf out of range";
+        for (std::uint32_t j = 0; j < n.count[k]; ++j) {
+          if (covered[n.child[k] + j]) return "leaves overlap";
+          covered[n.child[k] + j] = 1;
+        }
+      } else if (n.child[k] != kInvalid) {
+        if (n.child[k] <= i || n.child[k] >= bvh.nodes.size())
+          return "node " + std::to_string(i) + " has a child index out of order";
+        if (++parents[n.child[k]] > 1) return "node with two parents";
+      }
+    }
+  }
+  for (std::size_t i = 1; i < bvh.nodes.size(); ++i)
+    if (parents[i] != 1) return "node " + std::to_string(i) + " is unreachable";
+  for (char c : covered)
+    if (!c) return "a primitive is in no leaf";
+  return "";
+}
+
+}  // namespace prox::bvh

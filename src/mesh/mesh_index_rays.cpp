@@ -1,0 +1,104 @@
+// src/mesh/mesh_index_rays.cpp — MeshIndex ray queries.
+//
+// first_hit / any_hit use the shared watertight kernel
+// (prox::ray_triangle_watertight); all_hits / count_hits use its crossing
+// variant (prox/mesh/ray_crossing.hpp) so that edge and vertex hits are
+// counted once. Box tests are conservative (prox/bvh/traverse.hpp), so the
+// BVH never loses a hit the kernel would report.
+#include "prox/bvh/traverse.hpp"
+#include "prox/mesh/mesh_index.hpp"
+#include "prox/mesh/ray_crossing.hpp"
+#include "query_common.hpp"
+
+namespace prox {
+
+template <class T>
+MeshRayHit<T> MeshIndex<T>::first_hit(const Ray<T>& ray) const {
+  MeshRayHit<T> best;
+  if (!detail::ray_is_valid(ray)) return best;
+  const WatertightRay<T> wr(ray);
+  const bvh::RayQuery q(ray);
+  const std::uint32_t* prims = bvh_.prims.data();
+  const LeafTriangle* tris = leaf_tris_.data();
+  bvh::traverse_ray(bvh_, q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max),
+                    [&](std::uint32_t b, std::uint32_t n, float& t_max) {
+                      for (std::uint32_t j = b; j < b + n; ++j) {
+                        const LeafTriangle& t = tris[j];
+                        const RayTriangleHit<T> h =
+                            ray_triangle_watertight(wr, t.c[0], t.c[1], t.c[2]);
+                        if (h.hit && detail::offer_hit(best, h, prims[j]))
+                          t_max = std::min(t_max, bvh::float_up(h.t));
+                      }
+                      return false;
+                    });
+  return best;
+}
+
+template <class T>
+bool MeshIndex<T>::any_hit(const Ray<T>& ray) const {
+  if (!detail::ray_is_valid(ray)) return false;
+  bool found = false;
+  const WatertightRay<T> wr(ray);
+  const bvh::RayQuery q(ray);
+  bvh::traverse_ray(bvh_, q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max),
+                    [&](std::uint32_t b, std::uint32_t n, float&) {
+                      for (std::uint32_t j = b; j < b + n; ++j) {
+                        const LeafTriangle& t = leaf_tris_[j];
+                        if (ray_triangle_watertight(wr, t.c[0], t.c[1], t.c[2]).hit)
+                          return found = true;
+                      }
+                      return false;
+                    });
+  return found;
+}
+
+template <class T>
+std::vector<MeshRayHit<T>> MeshIndex<T>::all_hits(const Ray<T>& ray) const {
+  std::vector<MeshRayHit<T>> hits;
+  if (!detail::ray_is_valid(ray)) return hits;
+  const WatertightRay<T> wr(ray);
+  const bvh::RayQuery q(ray);
+  bvh::traverse_ray(bvh_, q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max),
+                    [&](std::uint32_t b, std::uint32_t n, float&) {
+                      for (std::uint32_t j = b; j < b + n; ++j) {
+                        const LeafTriangle& t = leaf_tris_[j];
+                        const RayTriangleHit<T> h =
+                            ray_triangle_crossing(wr, t.c[0], t.c[1], t.c[2]);
+                        if (h.hit) hits.push_back(detail::to_mesh_hit(h, bvh_.prims[j]));
+                      }
+                      return false;
+                    });
+  detail::sort_hits(hits);
+  return hits;
+}
+
+template <class T>
+std::size_t MeshIndex<T>::count_hits(const Ray<T>& ray) const {
+  if (!detail::ray_is_valid(ray)) return 0;
+  std::size_t count = 0;
+  const WatertightRay<T> wr(ray);
+  const bvh::RayQuery q(ray);
+  bvh::traverse_ray(bvh_, q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max),
+                    [&](std::uint32_t b, std::uint32_t n, float&) {
+                      for (std::uint32_t j = b; j < b + n; ++j) {
+                        const LeafTriangle& t = leaf_tris_[j];
+                        count += ray_triangle_crossing(wr, t.c[0], t.c[1], t.c[2]).hit ? 1 : 0;
+                      }
+                      return false;
+                    });
+  return count;
+}
+
+}  // namespace prox
+
+namespace prox {
+// The class is instantiated in mesh_index.cpp; these members live here.
+#define PROX_MESH_RAY_MEMBERS(T)                                                   \
+  template MeshRayHit<T> MeshIndex<T>::first_hit(const Ray<T>&) const;            \
+  template bool MeshIndex<T>::any_hit(const Ray<T>&) const;                       \
+  template std::vector<MeshRayHit<T>> MeshIndex<T>::all_hits(const Ray<T>&) const; \
+  template std::size_t MeshIndex<T>::count_hits(const Ray<T>&) const;
+PROX_MESH_RAY_MEMBERS(float)
+PROX_MESH_RAY_MEMBERS(double)
+#undef PROX_MESH_RAY_MEMBERS
+}  // namespace prox
