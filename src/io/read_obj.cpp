@@ -5,7 +5,9 @@
 // non-zero integer that resolves to an existing vertex (negative = relative to
 // the vertices read so far, as the OBJ spec says). It exists because
 // tinyobjloader reads a bad number as 0 and drops faces with bad indices with
-// only a warning; here each is a ReadError naming the line. Then tinyobjloader
+// only a warning; here each is a ReadError naming the line. This pass also
+// supplies the coordinates: tinyobjloader's number parser is not correctly
+// rounded (it can be an ulp off), prox's (std::from_chars) is. Then tinyobjloader
 // (Debian's libtinyobjloader-dev, double build) parses the file, without its own
 // triangulation (which splits quads by the shorter diagonal and ear-clips other
 // polygons): prox fan-triangulates each polygon, as for every other format.
@@ -24,9 +26,10 @@ namespace {
 
 using detail::quote;
 
-// Returns the number of vertices; throws ReadError on the first bad line.
-std::size_t check_obj_lines(std::string_view bytes, const std::string& name,
-                            const ReadOptions& options) {
+// Returns the vertices (parsed exactly); throws ReadError on the first bad line.
+std::vector<Vec3d> check_obj_lines(std::string_view bytes, const std::string& name,
+                                   const ReadOptions& options) {
+  std::vector<Vec3d> vertices;
   detail::TextCursor c{bytes, name};
   std::size_t num_vertices = 0;
   std::int64_t max_index = 0;  // largest positive index, checked at the end
@@ -37,9 +40,11 @@ std::size_t check_obj_lines(std::string_view bytes, const std::string& name,
     const std::string_view kw = c.token_on_line();
     if (kw == "v") {
       const std::string what = "vertex " + std::to_string(num_vertices);
-      c.number_on_line(what + " x", options.allow_non_finite);
-      c.number_on_line(what + " y", options.allow_non_finite);
-      c.number_on_line(what + " z", options.allow_non_finite);
+      Vec3d p;
+      p[0] = c.number_on_line(what + " x", options.allow_non_finite);
+      p[1] = c.number_on_line(what + " y", options.allow_non_finite);
+      p[2] = c.number_on_line(what + " z", options.allow_non_finite);
+      vertices.push_back(p);
       for (int extra = 0; !c.at_eol(); ++extra) {
         if (extra == 4) c.fail_here(c.pos, "too many values on a 'v' line");
         c.number_on_line(what + " w/colour", true);
@@ -75,13 +80,14 @@ std::size_t check_obj_lines(std::string_view bytes, const std::string& name,
                                   std::to_string(num_vertices) + " vertices");
   }
   if (num_vertices > 0xffffffffull) detail::fail(name, "too many vertices for 32-bit indices");
-  return num_vertices;
+  return vertices;
 }
 
 }  // namespace
 
 MeshData parse_obj(std::string_view bytes, const std::string& name, const ReadOptions& options) {
-  const std::size_t num_vertices = check_obj_lines(bytes, name, options);
+  std::vector<Vec3d> vertices = check_obj_lines(bytes, name, options);
+  const std::size_t num_vertices = vertices.size();
   tinyobj::attrib_t attrib;
   std::vector<tinyobj::shape_t> shapes;
   std::vector<tinyobj::material_t> materials;
@@ -95,11 +101,7 @@ MeshData parse_obj(std::string_view bytes, const std::string& name, const ReadOp
                            " vertices where prox counted " + std::to_string(num_vertices));
   }
   MeshData mesh;
-  mesh.vertices.resize(num_vertices);
-  for (std::size_t i = 0; i < num_vertices; ++i) {
-    mesh.vertices[i] = Vec3d{attrib.vertices[3 * i], attrib.vertices[3 * i + 1],
-                             attrib.vertices[3 * i + 2]};
-  }
+  mesh.vertices = std::move(vertices);
   for (const tinyobj::shape_t& shape : shapes) {
     const tinyobj::mesh_t& m = shape.mesh;
     std::size_t offset = 0;

@@ -107,6 +107,8 @@ PlyHeader parse_header(std::string_view bytes, const std::string& name) {
       else if (f == "binary_little_endian") h.format = PlyFormat::binary_le;
       else if (f == "binary_big_endian") h.format = PlyFormat::binary_be;
       else c.fail_here(line_start, "unknown PLY format " + quote(f));
+      const std::string_view version = c.token_on_line();
+      if (version != "1.0") c.fail_here(line_start, "unsupported PLY version " + quote(version));
       have_format = true;
     } else if (kw == "element") {
       PlyElement e;
@@ -458,13 +460,13 @@ MeshData parse_ply(std::string_view bytes, const std::string& name, const ReadOp
     seen_vertex |= is_vertex;
     seen_face |= is_face;
     const std::vector<Role> roles = roles_of(e, is_vertex, is_face, name);
+    ElementReader r{bytes, name, e, roles, options, swap, pos};
+    if (binary) r.read_binary(mesh, sink, is_vertex, is_face);
+    else r.read_ascii(mesh, sink, is_vertex, is_face);
     if (is_vertex && e.count > 0xffffffffull) {
       fail(name, "element 'vertex' has " + std::to_string(e.count) +
                      " records; prox indexes vertices with 32 bits");
     }
-    ElementReader r{bytes, name, e, roles, options, swap, pos};
-    if (binary) r.read_binary(mesh, sink, is_vertex, is_face);
-    else r.read_ascii(mesh, sink, is_vertex, is_face);
     pos = r.pos;
     if (is_vertex) {
       sink.num_vertices = e.count;
