@@ -113,12 +113,13 @@ void Report::print_builds(const std::string& mesh) {
     std::string line = format("  %-12s", b.peer.c_str());
     for (double ms : b.ms) line += format(" %9.1f", ms);
     for (std::size_t i = 0; i < b.ms.size(); ++i) {
-      line += ref ? format(" %8.2f", b.ms[i] / ref->ms[i]) : format(" %8s", "-");
+      line += ref ? format(" %8.3g", b.ms[i] / ref->ms[i]) : format(" %8s", "-");
     }
     const double per_tri =
         b.bytes ? static_cast<double>(b.bytes) / static_cast<double>(b.triangles) : NAN;
     line += b.bytes ? format(" %10.1f", per_tri) : format(" %10s", "?");
-    line += "  " + b.memory_method;
+    line += "  ";
+    line += b.memory_method;
     out_ << line << "\n";
   }
   out_.flush();
@@ -140,9 +141,9 @@ void Report::print_workload(const std::string& mesh, const std::string& workload
   for (const Row& r : rows_) {
     if (r.mesh != mesh || r.workload != workload) continue;
     std::string line = format("  %-12s", r.peer.c_str());
-    for (double q : r.qps) line += format(" %9.3f", q / 1e6);
+    for (double q : r.qps) line += format(" %9.4g", q / 1e6);
     for (std::size_t i = 0; i < r.qps.size(); ++i) {
-      line += ref ? format(" %8.2f", ref->qps[i] / r.qps[i]) : format(" %8s", "-");
+      line += ref ? format(" %8.3g", ref->qps[i] / r.qps[i]) : format(" %8s", "-");
     }
     const double n = static_cast<double>(std::max<std::size_t>(1, r.queries));
     if (r.is_ray) {
@@ -151,20 +152,22 @@ void Report::print_workload(const std::string& mesh, const std::string& workload
     } else {
       line += format(" %6s  sum d %-28.12g", "-", r.checksum);
     }
-    line += " " + agreement_text(r.agreement);
+    line += " ";
+    line += agreement_text(r.agreement);
     out_ << line << "\n";
   }
   out_.flush();
 }
 
 void Report::print_targets() {
-  out_ << "\n== targets, 1 thread, prox vs embree (prox x = prox speed / embree speed) ==\n";
+  out_ << "\n== targets: 1 thread, prox vs embree (x = prox speed / embree speed) ==\n";
   const std::size_t t1 = static_cast<std::size_t>(
       std::find(options_.threads.begin(), options_.threads.end(), 1) - options_.threads.begin());
-  if (t1 == options_.threads.size()) {
-    out_ << "  (no 1-thread run)\n";
-    return;
+  std::string head = format("%-12s", "mesh");
+  for (const std::string& w : options_.workloads) {
+    head += format(" %-20s", (w + (is_ray_workload(w) ? " (>=1x)" : " (>=3x)")).c_str());
   }
+  out_ << head << " build (prox ms <= embree ms)\n";
   for (const std::string& mesh : options_.meshes) {
     std::string line = format("  %-10s", mesh.c_str());
     auto find_row = [&](const std::string& w, bool prox) -> const Row* {
@@ -178,13 +181,13 @@ void Report::print_targets() {
     for (const std::string& w : options_.workloads) {
       const Row* p = find_row(w, true);
       const Row* e = find_row(w, false);
-      const double goal = is_ray_workload(w) ? 1.0 : 3.0;
-      if (!p || !e) {
-        line += format("  %s: n/a", w.c_str());
+      if (!p || !e || t1 == options_.threads.size()) {
+        line += format(" %-20s", "n/a");
         continue;
       }
       const double x = p->qps[t1] / e->qps[t1];
-      line += format("  %s %.2fx (goal >=%.0fx) %s", w.c_str(), x, goal, x >= goal ? "met" : "MISSED");
+      const double goal = is_ray_workload(w) ? 1.0 : 3.0;
+      line += format(" %-20s", format("%.2fx %s", x, x >= goal ? "met" : "MISSED").c_str());
     }
     const BuildRow* pb = nullptr;
     const BuildRow* eb = nullptr;
@@ -193,9 +196,11 @@ void Report::print_targets() {
       if (!pb && b.peer.rfind("prox", 0) == 0) pb = &b;
       if (b.peer == "embree") eb = &b;
     }
-    if (pb && eb) {
-      line += format("  build %.1f ms vs %.1f ms %s", pb->ms[t1], eb->ms[t1],
+    if (pb && eb && t1 < options_.threads.size()) {
+      line += format(" %.1f vs %.1f ms %s", pb->ms[t1], eb->ms[t1],
                      pb->ms[t1] <= eb->ms[t1] ? "met" : "MISSED");
+    } else {
+      line += " n/a";
     }
     out_ << line << "\n";
   }
