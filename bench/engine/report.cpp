@@ -54,6 +54,9 @@ std::string isa_of_this_build() {
 #endif
 }
 
+/// A speed-up: two decimals, or two significant digits when tiny.
+std::string ratio_text(double x) { return format(x >= 0.01 ? "%.2f" : "%.1e", x); }
+
 std::string threads_label(int t) { return std::to_string(t) + "t"; }
 
 std::string agreement_text(const Agreement& a) {
@@ -86,7 +89,8 @@ void Report::header(const std::vector<std::unique_ptr<Peer>>& peers,
        << " vs prox::BruteForce<double>\n";
   for (const auto& p : peers) out_ << "  " << p->name() << ": " << p->description() << "\n";
   for (const std::string& m : missing) out_ << "  " << m << "\n";
-  out_ << "\"prox x\" = how many times faster prox (float) is than the row (>1: prox faster)\n";
+  out_ << "\"prox x\" = how many times faster the first prox row is than the row (>1: prox "
+          "faster; build: peer ms / prox ms, queries: prox q/s / peer q/s)\n";
 }
 
 void Report::mesh_header(const BenchMesh& mesh) {
@@ -113,7 +117,7 @@ void Report::print_builds(const std::string& mesh) {
     std::string line = format("  %-12s", b.peer.c_str());
     for (double ms : b.ms) line += format(" %9.1f", ms);
     for (std::size_t i = 0; i < b.ms.size(); ++i) {
-      line += ref ? format(" %8.3g", b.ms[i] / ref->ms[i]) : format(" %8s", "-");
+      line += format(" %8s", ref ? ratio_text(b.ms[i] / ref->ms[i]).c_str() : "-");
     }
     const double per_tri =
         b.bytes ? static_cast<double>(b.bytes) / static_cast<double>(b.triangles) : NAN;
@@ -143,7 +147,7 @@ void Report::print_workload(const std::string& mesh, const std::string& workload
     std::string line = format("  %-12s", r.peer.c_str());
     for (double q : r.qps) line += format(" %9.4g", q / 1e6);
     for (std::size_t i = 0; i < r.qps.size(); ++i) {
-      line += ref ? format(" %8.3g", ref->qps[i] / r.qps[i]) : format(" %8s", "-");
+      line += format(" %8s", ref ? ratio_text(ref->qps[i] / r.qps[i]).c_str() : "-");
     }
     const double n = static_cast<double>(std::max<std::size_t>(1, r.queries));
     if (r.is_ray) {
