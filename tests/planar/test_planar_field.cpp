@@ -32,7 +32,7 @@ fs::path picture_dir() {
   return dir;
 }
 
-class SeedField : public ::testing::Test {
+class PlanarSeedField : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     const Scene scene = default_scene();
@@ -54,10 +54,10 @@ class SeedField : public ::testing::Test {
   static Image images_[2];
   static std::vector<double> fields_[2];
 };
-Image SeedField::images_[2];
-std::vector<double> SeedField::fields_[2];
+Image PlanarSeedField::images_[2];
+std::vector<double> PlanarSeedField::fields_[2];
 
-TEST_F(SeedField, SizeIsTheSeedsWindow) {
+TEST_F(PlanarSeedField, SizeIsTheSeedsWindow) {
   for (Part p : {Part::boundary, Part::solid}) {
     EXPECT_EQ(image(p).width, 1000);
     EXPECT_EQ(image(p).height, 700);
@@ -65,7 +65,7 @@ TEST_F(SeedField, SizeIsTheSeedsWindow) {
   }
 }
 
-TEST_F(SeedField, OutlinesAreTheBrightestPixels) {
+TEST_F(PlanarSeedField, OutlinesAreTheBrightestPixels) {
   // Pixels exactly on an outline: box side, circle rim, segment middle, triangle corner.
   const int on[][2] = {{150, 500}, {815, 200}, {275, 140}, {560, 430}, {340, 420}};
   for (Part p : {Part::boundary, Part::solid}) {
@@ -86,7 +86,7 @@ TEST_F(SeedField, OutlinesAreTheBrightestPixels) {
   }
 }
 
-TEST_F(SeedField, BandsEveryTwentyFiveUnits) {
+TEST_F(PlanarSeedField, BandsEveryTwentyFiveUnits) {
   // 50 left of the box's left side (a band), and 12 either side of it (no band).
   for (Part p : {Part::boundary, Part::solid}) {
     EXPECT_EQ(field(p, 100, 500), 50.0);
@@ -102,7 +102,7 @@ TEST_F(SeedField, BandsEveryTwentyFiveUnits) {
     EXPECT_GT(luminance(image(p).at(245, 445)), luminance(image(p).at(245, 457)) + 60);
 }
 
-TEST_F(SeedField, SignedModeColoursTheInsideDifferently) {
+TEST_F(PlanarSeedField, SignedModeColoursTheInsideDifferently) {
   const Rgb8 in_box_boundary = image(Part::boundary).at(245, 500);  // d = +80
   const Rgb8 in_box_solid = image(Part::solid).at(245, 500);        // d = -80
   EXPECT_EQ(field(Part::boundary, 245, 500), 80.0);
@@ -118,12 +118,12 @@ TEST_F(SeedField, SignedModeColoursTheInsideDifferently) {
   EXPECT_EQ(image(Part::solid).at(500, 350), image(Part::boundary).at(500, 350));
 }
 
-TEST_F(SeedField, EvaluatedPerPixelNotInSquares) {
+TEST_F(PlanarSeedField, EvaluatedPerPixelNotInSquares) {
   for (int x = 95; x < 105; ++x)
     EXPECT_EQ(field(Part::boundary, x, 500), 150.0 - x);  // one unit per pixel
 }
 
-TEST_F(SeedField, PngFilesRoundTrip) {
+TEST_F(PlanarSeedField, PngFilesRoundTrip) {
   const fs::path dir = picture_dir();
   for (Part p : {Part::boundary, Part::solid}) {
     const fs::path file = dir / (p == Part::solid ? "seed_field_signed.png" : "seed_field_unsigned.png");
@@ -136,7 +136,7 @@ TEST_F(SeedField, PngFilesRoundTrip) {
   std::printf("[ pictures ] %s\n", dir.string().c_str());
 }
 
-TEST(Png, ErrorsNameTheProblemAndLeaveNoFile) {
+TEST(PlanarPng, ErrorsNameTheProblemAndLeaveNoFile) {
   const fs::path dir = fs::path(::testing::TempDir()) / "prox_planar_png";
   fs::create_directories(dir);
   Image bad{4, 4, std::vector<std::uint8_t>(10)};
@@ -171,7 +171,7 @@ std::string parse_error(const std::string& text) {
   return "no error";
 }
 
-TEST(SceneFormat, ErrorsNameTheLineAndWhatIsWrong) {
+TEST(PlanarSceneFormat, ErrorsNameTheLineAndWhatIsWrong) {
   EXPECT_EQ(parse_error("# c\n\ncircle 1 2\n"),
             "scene.txt:3: circle needs 3 numbers (center x, center y, radius), got 2");
   EXPECT_EQ(parse_error("circel 1 2 3"),
@@ -191,7 +191,7 @@ TEST(SceneFormat, ErrorsNameTheLineAndWhatIsWrong) {
   EXPECT_EQ(parse_error("canvas 10.5 7"), "scene.txt:1: canvas needs whole sizes from 1 to 32768");
 }
 
-TEST(SceneFormat, DefaultSceneRoundTrips) {
+TEST(PlanarSceneFormat, DefaultSceneRoundTrips) {
   const Scene s = default_scene();
   const std::string text = format_scene(s);
   EXPECT_EQ(text,
@@ -202,7 +202,7 @@ TEST(SceneFormat, DefaultSceneRoundTrips) {
   EXPECT_EQ(format_scene(back), text);
 }
 
-TEST(SceneFormat, EveryShapeParsesAndRenders) {
+TEST(PlanarSceneFormat, EveryShapeParsesAndRenders) {
   std::istringstream in(
       "canvas 200 120  # small\n"
       "segment 10 10 60 20\n"
@@ -238,7 +238,7 @@ TEST(SceneFormat, EveryShapeParsesAndRenders) {
   EXPECT_EQ(parse_scene(again, "again").shapes.size(), 10u);
 }
 
-TEST(FieldOptionsCheck, BadOptionsThrow) {
+TEST(PlanarFieldOptionsCheck, BadOptionsThrow) {
   FieldOptions o;
   o.scale = 0;
   EXPECT_THROW(render_distance_field(default_scene(), o), std::invalid_argument);

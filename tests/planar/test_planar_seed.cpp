@@ -18,11 +18,11 @@ const Polygon<double> magnet_triangle{{{560, 430}, {780, 410}, {690, 610}}};
 const ConvexPolygon<double> magnet_convex{magnet_triangle.points};
 
 template <class T>
-class SeedTyped : public ::testing::Test {};
+class PlanarSeedTyped : public ::testing::Test {};
 using Scalars = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(SeedTyped, Scalars);
+TYPED_TEST_SUITE(PlanarSeedTyped, Scalars);
 
-TYPED_TEST(SeedTyped, SegmentWorkedExample) {
+TYPED_TEST(PlanarSeedTyped, SegmentWorkedExample) {
   using T = TypeParam;
   const Segment<T> s{{T(0), T(0)}, {T(10), T(0)}};
   // P (3, 5): fraction 0.3, the foot (3, 0), 5 away.
@@ -45,7 +45,7 @@ TYPED_TEST(SeedTyped, SegmentWorkedExample) {
   EXPECT_EQ(r.sq_distance, T(18));
 }
 
-TYPED_TEST(SeedTyped, CircleWorkedExample) {
+TYPED_TEST(PlanarSeedTyped, CircleWorkedExample) {
   using T = TypeParam;
   const Circle<T> c{{T(100), T(100)}, T(50)};
   const auto r = closest_on(Vec2<T>{T(160), T(180)}, c);  // out = (60, 80), 100 long
@@ -55,7 +55,7 @@ TYPED_TEST(SeedTyped, CircleWorkedExample) {
   EXPECT_EQ(r.edge, -1);
 }
 
-TYPED_TEST(SeedTyped, CircleCenterTieGoesToPlusX) {
+TYPED_TEST(PlanarSeedTyped, CircleCenterTieGoesToPlusX) {
   using T = TypeParam;
   const Circle<T> c{{T(100), T(100)}, T(50)};
   const auto r = closest_on(Vec2<T>{T(100), T(100)}, c);
@@ -65,7 +65,7 @@ TYPED_TEST(SeedTyped, CircleCenterTieGoesToPlusX) {
   EXPECT_EQ(closest_in(Vec2<T>{T(100), T(100)}, c).point, (Vec2<T>{T(100), T(100)}));
 }
 
-TEST(Seed, ExerciseOneSegmentByHand) {
+TEST(PlanarSeed, ExerciseOneSegmentByHand) {
   const Segment<double> s{{2, 1}, {8, 9}};
   auto r = closest_on(Vec2d{10, 3}, s);  // fraction 64/100, not clamped
   EXPECT_DOUBLE_EQ(r.t, 0.64);
@@ -78,7 +78,7 @@ TEST(Seed, ExerciseOneSegmentByHand) {
   EXPECT_EQ(r.sq_distance, 40.0);
 }
 
-TEST(Seed, ExerciseTwoNineRegions) {
+TEST(PlanarSeed, ExerciseTwoNineRegions) {
   const Box<double, 2> b{{0, 0}, {4, 3}};
   auto r = closest_in(Vec2d{6, 1}, b);  // beside the right side
   EXPECT_EQ(r.point, (Vec2d{4, 1}));
@@ -97,7 +97,7 @@ TEST(Seed, ExerciseTwoNineRegions) {
   EXPECT_EQ(r.edge, 2);
 }
 
-TEST(Seed, ExerciseThreeBoundaryOrSolid) {
+TEST(PlanarSeed, ExerciseThreeBoundaryOrSolid) {
   const Circle<double> c{{5, 5}, 3};
   // (9, 8) is outside: both versions agree on (7.4, 6.8), 2 away.
   for (const auto& r : {closest_on(Vec2d{9, 8}, c), closest_in(Vec2d{9, 8}, c)}) {
@@ -113,7 +113,7 @@ TEST(Seed, ExerciseThreeBoundaryOrSolid) {
 }
 
 // "Trying It Out": P at (660, 480), inside Magnet's triangle.
-TEST(Seed, MagnetReadoutAt660x480) {
+TEST(PlanarSeed, MagnetReadoutAt660x480) {
   const Vec2d p{660, 480};
   // The segment's fraction is 1.79 before the clamp; the dot sits on B, 444 away.
   const Vec2d ab = magnet_segment.b - magnet_segment.a;
@@ -139,7 +139,7 @@ TEST(Seed, MagnetReadoutAt660x480) {
 
 // "Two Different Questions": a ball of radius 30 at (660, 480) lies wholly inside
 // the triangle; only the solid version says it overlaps.
-TEST(Seed, BallInsideTriangleOverlapsOnlyAsSolid) {
+TEST(PlanarSeed, BallInsideTriangleOverlapsOnlyAsSolid) {
   const Vec2d center{660, 480};
   const double r = 30;
   EXPECT_GT(closest_on(center, magnet_triangle).sq_distance, r * r);   // boundary: "no touch"
@@ -151,7 +151,7 @@ TEST(Seed, BallInsideTriangleOverlapsOnlyAsSolid) {
 // "Ties and Jumps": the point equally near all three edges of the triangle
 // is (677, 483) to the nearest pixel, 64 from each edge (rounded). Exactly it is
 // the incenter (677.12, 483.34), with inradius area / semi-perimeter = 63.72.
-TEST(Seed, TriangleEquidistantPoint) {
+TEST(PlanarSeed, TriangleEquidistantPoint) {
   const auto& pts = magnet_triangle.points;
   double side[3];
   for (int i = 0; i < 3; ++i) side[i] = std::sqrt(squared_distance(pts[(i + 1) % 3], pts[(i + 2) % 3]));
@@ -171,7 +171,7 @@ TEST(Seed, TriangleEquidistantPoint) {
   EXPECT_EQ(std::lround(signed_distance(incenter, magnet_triangle)), -64);
 }
 
-TEST(Seed, TiesInsidePolygonGoToLowestEdge) {
+TEST(PlanarSeed, TiesInsidePolygonGoToLowestEdge) {
   // The center of a square is equally near all four edges: edge 0 wins.
   const Polygon<double> square{{{0, 0}, {4, 0}, {4, 4}, {0, 4}}};
   auto r = closest_on(Vec2d{2, 2}, square);
@@ -191,7 +191,7 @@ TEST(Seed, TiesInsidePolygonGoToLowestEdge) {
   EXPECT_EQ(closest_on(Vec2d{3, 3}, box).edge, 1);  // right and top tie
 }
 
-TEST(Seed, BoundaryJumpsAcrossACreaseSolidDoesNot) {
+TEST(PlanarSeed, BoundaryJumpsAcrossACreaseSolidDoesNot) {
   // Inside the box, crossing the crease from the corner (150, 420): the outline's
   // answer jumps from the top side (y = 420) to the left side (x = 150).
   const auto a = closest_on(Vec2d{171, 170 + 270}, magnet_box);  // 21 from left, 20 from top
@@ -207,7 +207,7 @@ TEST(Seed, BoundaryJumpsAcrossACreaseSolidDoesNot) {
   EXPECT_EQ(r.point, (Vec2d{815, 200}));
 }
 
-TEST(Seed, ConvexSideTestIsWrongForConcavePolygonsWindingIsRight) {
+TEST(PlanarSeed, ConvexSideTestIsWrongForConcavePolygonsWindingIsRight) {
   // A "U": the notch (2..4 x 2..6) is outside; the arms are inside.
   const std::vector<Vec2d> u{{0, 0}, {6, 0}, {6, 6}, {4, 6}, {4, 2}, {2, 2}, {2, 6}, {0, 6}};
   const Polygon<double> poly{u};
@@ -222,7 +222,7 @@ TEST(Seed, ConvexSideTestIsWrongForConcavePolygonsWindingIsRight) {
   EXPECT_NO_THROW(validate(poly));
 }
 
-TEST(Seed, PointsOnTheOutlineCountAsInside) {
+TEST(PlanarSeed, PointsOnTheOutlineCountAsInside) {
   EXPECT_TRUE(contains(Vec2d{560, 430}, magnet_triangle));    // a corner
   EXPECT_TRUE(contains(Vec2d{670, 420}, magnet_triangle));    // on edge 0
   EXPECT_TRUE(contains(Vec2d{670, 420}, magnet_convex));

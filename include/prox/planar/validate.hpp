@@ -8,9 +8,10 @@
 // otherwise), a Polygon that does not cross itself (its winding number would
 // then count some regions twice). Each failure throws std::invalid_argument
 // naming the shape and the point or edges at fault.
-// Convexity: every turn (cross product of consecutive edges) has one sign,
-// zeros allowed, and the edge directions change x-sign at most twice (so a
-// pentagram, whose turns all agree, is rejected). Simplicity: no two
+// Convexity: every turn (cross product of consecutive non-zero edges) has one
+// sign, straight continuations allowed but not doubling back, and the edge
+// directions change x-sign at most twice (so a pentagram, whose turns all
+// agree, is rejected). Simplicity: no two
 // non-adjacent edges touch (O(n^2) exact segment tests). Exact for mpq_class;
 // in floating point the turn and crossing signs are plain cross products.
 #pragma once
@@ -65,30 +66,40 @@ bool segments_touch(const Vec2<T>& p1, const Vec2<T>& p2, const Vec2<T>& q1, con
 
 }  // namespace detail
 
-/// Whether the closed path through pts is convex and winds once (collinear points allowed).
+/// Whether the closed path through pts is convex and winds once (collinear and
+/// repeated points allowed: turns are taken between consecutive non-zero edges).
 template <class T>
 bool is_convex(const std::vector<Vec2<T>>& pts) {
   const std::size_t n = pts.size();
-  if (n < 3) return true;
+  std::vector<Vec2<T>> edges;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2<T> e = pts[(i + 1) % n] - pts[i];
+    if (!(e == Vec2<T>::zero())) edges.push_back(e);
+  }
+  const std::size_t m = edges.size();
+  if (m < 3) return true;  // a point or a doubled segment
   int turn = 0;
   int x_flips = 0;
   int prev_x = 0;
   int first_x = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Vec2<T> e0 = pts[(i + 1) % n] - pts[i];
-    const Vec2<T> e1 = pts[(i + 2) % n] - pts[(i + 1) % n];
-    const int s = detail::sign_of(cross(e0, e1));
+  bool doubles_back = false;
+  for (std::size_t i = 0; i < m; ++i) {
+    const int s = detail::sign_of(cross(edges[i], edges[(i + 1) % m]));
     if (s != 0) {
       if (turn != 0 && s != turn) return false;
       turn = s;
+    } else if (dot(edges[i], edges[(i + 1) % m]) < T(0)) {
+      doubles_back = true;  // a spike: fine only for a flat (all collinear) path
     }
-    const int sx = detail::sign_of(e0[0]);
+    const int sx = detail::sign_of(edges[i][0]);
     if (sx != 0) {
       if (first_x == 0) first_x = sx;
       if (prev_x != 0 && sx != prev_x) ++x_flips;
       prev_x = sx;
     }
   }
+  if (turn == 0) return true;  // flat: every point on one line; its solid is a segment
+  if (doubles_back) return false;
   if (prev_x != 0 && first_x != 0 && prev_x != first_x) ++x_flips;
   return x_flips <= 2;
 }

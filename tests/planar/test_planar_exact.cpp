@@ -1,0 +1,237 @@
+// Exact oracle: the planar queries on GMP rationals (mpq_class) against the
+// same queries in double, on random and adversarial (grid, tie, on-edge)
+// inputs; and independent-algorithm checks that hold exactly in rationals
+// (a box against the polygon of its corners, the convex side test against
+// the winding number). Reports the worst errors seen.
+#include <gtest/gtest.h>
+#include <gmpxx.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "prox/planar.hpp"
+#include "support/scale.hpp"
+
+namespace {
+
+using namespace prox;
+using namespace prox::planar;
+using Q = mpq_class;
+
+Vec2<Q> exact(const Vec2d& v) { return Vec2<Q>{Q(v[0]), Q(v[1])}; }
+double to_d(const Q& q) { return q.get_d(); }
+
+std::vector<Vec2<Q>> exact(const std::vector<Vec2d>& v) {
+  std::vector<Vec2<Q>> r;
+  for (const Vec2d& p : v) r.push_back(exact(p));
+  return r;
+}
+
+struct Worst {
+  const char* what;
+  double value = 0;
+  void see(double v) { value = std::max(value, v); }
+  ~Worst() { std::printf("[ worst ] %s: %.3g\n", what, value); }
+};
+
+/// A random star-shaped (hence simple) polygon around c: sorted angles, random radii.
+std::vector<Vec2d> star_polygon(std::mt19937_64& rng, int n, double scale) {
+  std::uniform_real_distribution<double> angle(0, 2 * std::numbers::pi), radius(0.2, 1.0);
+  std::vector<double> a(n);
+  for (double& x : a) x = angle(rng);
+  std::sort(a.begin(), a.end());
+  std::vector<Vec2d> pts;
+  for (double t : a) {
+    const double r = radius(rng) * scale;
+    pts.push_back(Vec2d{r * std::cos(t), r * std::sin(t)});
+  }
+  return pts;
+}
+
+TEST(PlanarExact, SegmentAndPolylineMatchRationals) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-100, 100);
+  Worst point_err{"segment point error / segment scale (double vs mpq)"};
+  Worst sq_err{"segment sq_distance relative error"};
+  const auto n = prox::test::scaled_count(100000);
+  for (std::int64_t k = 0; k < n; ++k) {
+    const Vec2d a{u(rng), u(rng)}, b{u(rng), u(rng)}, p{u(rng), u(rng)};
+    const auto rd = closest_on(p, Segment<double>{a, b});
+    const auto rq = closest_on(exact(p), Segment<Q>{exact(a), exact(b)});
+    const double scale = std::sqrt(squared_distance(a, b)) + std::sqrt(squared_distance(p, a));
+    point_err.see(std::sqrt(squared_distance(rd.point, Vec2d{to_d(rq.point[0]), to_d(rq.point[1])})) / scale);
+    sq_err.see(std::abs(rd.sq_distance - to_d(rq.sq_distance)) / std::max(to_d(rq.sq_distance), 1e-300));
+    ASSERT_NEAR(rd.t, to_d(rq.t), 1e-12);
+  }
+  EXPECT_LT(point_err.value, 1e-14);
+  EXPECT_LT(sq_err.value, 1e-9);  // cancellation near the segment, bounded by the point error
+}
+
+TEST(PlanarExact, BoxMatchesRationalsAndItsCornerPolygon) {
+  std::mt19937_64 rng(12);
+  std::uniform_int_distribution<int> g(-8, 8);  // a coarse grid: plenty of exact ties
+  std::uniform_real_distribution<double> u(-10, 10);
+  const auto n = prox::test::scaled_count(50000);
+  for (std::int64_t k = 0; k < n; ++k) {
+    const bool grid = k % 2 == 0;
+    auto pick = [&] { return grid ? double(g(rng)) : u(rng); };
+    double x0 = pick(), x1 = pick(), y0 = pick(), y1 = pick();
+    if (x0 > x1) std::swap(x0, x1);
+    if (y0 > y1) std::swap(y0, y1);
+    const Box<double, 2> bd{{x0, y0}, {x1, y1}};
+    const Box<Q, 2> bq{exact(bd.lo), exact(bd.hi)};
+    const Vec2d p{pick(), pick()};
+    const Polygon<Q> corners{{bq.lo, {bq.hi[0], bq.lo[1]}, bq.hi, {bq.lo[0], bq.hi[1]}}};
+    for (Part part : {Part::boundary, Part::solid}) {
+      const auto rq = closest(exact(p), bq, part);
+      const auto rp = closest(exact(p), corners, part);
+      // Box (clamp / nearest side) and corner polygon (edge by edge) agree exactly,
+      // ties included, zero-size and zero-width boxes included.
+      ASSERT_EQ(rq.point, rp.point) << k;
+      ASSERT_EQ(rq.sq_distance, rp.sq_distance) << k;
+      ASSERT_EQ(rq.edge, rp.edge) << k << " p " << p[0] << "," << p[1];
+      ASSERT_EQ(rq.t, rp.t) << k;
+      // Double: the clamp is exact, so the point is too; the edge matches on the grid.
+      const auto rd = closest(p, bd, part);
+      ASSERT_EQ(exact(rd.point), rq.point) << k;
+      ASSERT_NEAR(rd.sq_distance, to_d(rq.sq_distance), 1e-12 * (1 + to_d(rq.sq_distance)));
+      if (grid) {
+        ASSERT_EQ(rd.edge, rq.edge) << k;
+      }
+    }
+    ASSERT_EQ(contains(p, bd), contains(exact(p), bq));
+  }
+}
+
+TEST(PlanarExact, PolygonClosestPointsMatchRationals) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> u(-150, 150);
+  Worst sq_err{"polygon sq_distance error / scale^2 (double vs mpq)"};
+  int edge_mismatch_off_tie = 0;
+  const auto n = prox::test::scaled_count(4000, 200);
+  for (std::int64_t k = 0; k < n; ++k) {
+    const auto pts = star_polygon(rng, 3 + int(k % 20), 100);
+    const Polygon<double> pd{pts};
+    const Polygon<Q> pq{exact(pts)};
+    for (int j = 0; j < 10; ++j) {
+      const Vec2d p{u(rng), u(rng)};
+      const auto rd = closest_on(p, pd);
+      const auto rq = closest_on(exact(p), pq);
+      sq_err.see(std::abs(rd.sq_distance - to_d(rq.sq_distance)) / 1e4);
+      if (rd.edge != rq.edge) {
+        // Only near-ties may pick another edge: the double answer's edge must be
+        // as near, exactly, up to rounding.
+        const auto& a = pq.points[rd.edge];
+        const auto& b = pq.points[(rd.edge + 1) % pq.points.size()];
+        const auto alt = closest_point_segment(exact(p), a, b);
+        if (to_d(alt.sq_distance - rq.sq_distance) > 1e-9 * (1 + to_d(rq.sq_distance))) ++edge_mismatch_off_tie;
+      }
+      const bool in_d = contains(p, pd);
+      const bool in_q = contains(exact(p), pq);
+      if (in_d != in_q) {
+        ASSERT_LT(to_d(rq.sq_distance), 1e-18) << "inside test differs off the outline";
+      }
+      // Solid: the point itself inside, the outline's answer outside (exactly).
+      const auto sq = closest_in(exact(p), pq);
+      if (in_q) {
+        ASSERT_EQ(sq.point, exact(p));
+      } else {
+        ASSERT_EQ(sq.point, rq.point);
+      }
+    }
+  }
+  EXPECT_EQ(edge_mismatch_off_tie, 0);
+  EXPECT_LT(sq_err.value, 1e-10);
+}
+
+std::string dump(const std::vector<Vec2d>& pts) {
+  std::string s = " polygon";
+  for (const Vec2d& p : pts) s += " " + std::to_string(p[0]) + " " + std::to_string(p[1]);
+  return s;
+}
+
+TEST(PlanarExact, InsideTestsExactOnTheGridIncludingTheOutline) {
+  // Integer coordinates below 2^20: every cross product is exact in double, so
+  // double and mpq must agree on every point, outline points included.
+  std::mt19937_64 rng(14);
+  std::uniform_int_distribution<int> g(-12, 12);
+  const auto n = prox::test::scaled_count(3000, 100);
+  int outline_points = 0;
+  for (std::int64_t k = 0; k < n; ++k) {
+    std::vector<Vec2d> pts = star_polygon(rng, 3 + int(k % 9), 12);
+    for (Vec2d& v : pts) v = Vec2d{std::round(v[0]), std::round(v[1])};
+    const Polygon<double> pd{pts};
+    const Polygon<Q> pq{exact(pts)};
+    const bool convex = is_convex(pq.points);
+    for (int j = 0; j < 40; ++j) {
+      Vec2d p{double(g(rng)), double(g(rng))};
+      if (j % 4 == 0) p = pts[j % pts.size()];  // a corner
+      if (j % 4 == 1) p = (pts[0] + pts[1]) * 0.5;  // an edge midpoint (exact: halves)
+      const bool in_q = contains(exact(p), pq);
+      ASSERT_EQ(contains(p, pd), in_q) << k << "," << j;
+      if (j % 4 <= 1) {
+        ASSERT_TRUE(in_q) << "outline point counted outside";
+        ++outline_points;
+      }
+      if (convex) {
+        // The seed's side test and the winding number agree on convex polygons.
+        ASSERT_EQ(contains(exact(p), ConvexPolygon<Q>{pq.points}), in_q) << k << "," << j << dump(pts);
+        ASSERT_EQ(contains(p, ConvexPolygon<double>{pts}), in_q) << k << "," << j;
+      }
+    }
+  }
+  EXPECT_GT(outline_points, 100);
+}
+
+TEST(PlanarExact, CapsuleAndCircleInsideTestsAreExact) {
+  std::mt19937_64 rng(15);
+  std::uniform_int_distribution<int> g(-10, 10);
+  const auto n = prox::test::scaled_count(20000);
+  for (std::int64_t k = 0; k < n; ++k) {
+    const Vec2d a{double(g(rng)), double(g(rng))}, b{double(g(rng)), double(g(rng))};
+    const double r = std::abs(double(g(rng))) / 2;
+    const Vec2d p{double(g(rng)), double(g(rng))};
+    const bool cap_q = contains(exact(p), Capsule<Q>{exact(a), exact(b), Q(r)});
+    const bool cir_q = contains(exact(p), Circle<Q>{exact(a), Q(r)});
+    ASSERT_EQ(cir_q, contains(p, Circle<double>{a, r}));
+    // The capsule's double test divides once (the fraction along the core), so
+    // only points within rounding of the outline may differ.
+    if (cap_q != contains(p, Capsule<double>{a, b, r})) {
+      const Q d2 = closest_point_segment(exact(p), exact(a), exact(b)).sq_distance;
+      ASSERT_LT(std::abs(to_d(d2) - r * r), 1e-9) << k;
+    }
+  }
+}
+
+TEST(PlanarExact, TurnedBoxWithRationalAxisMatchesItsCornerPolygon) {
+  // Axis (3/5, 4/5) is exactly unit, so the turned box is exact in mpq.
+  std::mt19937_64 rng(16);
+  std::uniform_int_distribution<int> g(-20, 20);
+  const OrientedBox<Q> ob{{Q(1), Q(2)}, {Q(5), Q(2)}, {Q(3, 5), Q(4, 5)}};
+  EXPECT_NO_THROW(validate(ob));
+  const Vec2<Q> u = ob.axis, v{-ob.axis[1], ob.axis[0]};
+  const Vec2<Q> hx = u * ob.half[0], hy = v * ob.half[1];
+  const Polygon<Q> corners{{ob.center - hx - hy, ob.center + hx - hy, ob.center + hx + hy, ob.center - hx + hy}};
+  const auto n = prox::test::scaled_count(20000);
+  for (std::int64_t k = 0; k < n; ++k) {
+    Vec2<Q> p{Q(g(rng), 2), Q(g(rng), 2)};
+    p[0].canonicalize();  // mpq_class(num, den) is not reduced by itself
+    p[1].canonicalize();
+    for (Part part : {Part::boundary, Part::solid}) {
+      const auto a = closest(p, ob, part);
+      const auto b = closest(p, corners, part);
+      ASSERT_EQ(a.point, b.point) << k;
+      ASSERT_EQ(a.sq_distance, b.sq_distance) << k;
+      ASSERT_EQ(a.edge, b.edge) << k;
+      ASSERT_EQ(a.t, b.t) << k;
+    }
+    ASSERT_EQ(contains(p, ob), contains(p, corners));
+  }
+}
+
+}  // namespace
