@@ -86,15 +86,78 @@ ClosestPointTriangleResult<T> closest_on_edge(const Vec3<T>& p, const Vec3<T>* c
   return on_edge(p, corners, i, j, s);
 }
 
+/// True when r is a corner result, q a result inside edge (i, j), and r's
+/// point is corner i or j (by position: coincident corners count): then q is
+/// strictly nearer than r, whatever the rounded distances say.
+template <class T>
+bool beaten_by_interior(const ClosestPointTriangleResult<T>& r,
+                        const ClosestPointTriangleResult<T>& q, const Vec3<T>* corners) {
+  if (r.feature != Feature::v0 && r.feature != Feature::v1 && r.feature != Feature::v2)
+    return false;
+  int i = 0, j = 1;
+  switch (q.feature) {
+    case Feature::e01: break;
+    case Feature::e12: i = 1, j = 2; break;
+    case Feature::e20: i = 2, j = 0; break;
+    default: return false;
+  }
+  return r.point == corners[i] || r.point == corners[j];
+}
+
 /// Nearest of the three edges; ties go to the first edge in the order ab, bc, ca.
+/// An edge's interior point beats an endpoint of that edge that another edge
+/// clamped to, whatever the rounded distances say: exactly, it is strictly
+/// nearer, and near a corner the two distances agree to rounding while the
+/// points differ by about sqrt(epsilon) of the edge length.
 template <class T>
 ClosestPointTriangleResult<T> closest_on_edges(const Vec3<T>& p, const Vec3<T>* corners) {
-  ClosestPointTriangleResult<T> best = closest_on_edge(p, corners, 0, 1);
-  ClosestPointTriangleResult<T> r = closest_on_edge(p, corners, 1, 2);
-  if (r.sq_distance < best.sq_distance) best = r;
-  r = closest_on_edge(p, corners, 2, 0);
-  if (r.sq_distance < best.sq_distance) best = r;
-  return best;
+  const ClosestPointTriangleResult<T> cand[3] = {closest_on_edge(p, corners, 0, 1),
+                                                 closest_on_edge(p, corners, 1, 2),
+                                                 closest_on_edge(p, corners, 2, 0)};
+  int best = 0;
+  for (int i = 1; i < 3; ++i) {
+    if (beaten_by_interior(cand[i], cand[best], corners)) continue;
+    if (beaten_by_interior(cand[best], cand[i], corners) ||
+        cand[i].sq_distance < cand[best].sq_distance)
+      best = i;
+  }
+  return cand[best];
+}
+
+/// Float inputs are evaluated in double here: products of floats are exact in
+/// double, so a float sliver's plane is still well determined.
+template <class T> struct WideScalar { using type = T; };
+template <> struct WideScalar<float> { using type = double; };
+
+/// The face answer when p's projection is strictly inside the triangle (seed
+/// 003's three edge signs), else the nearest edge. This is where the region
+/// methods end up for the face: a + v ab + w ac is the same point exactly, but
+/// v and w carry the rounding of va + vb + vc, which a sliver amplifies as
+/// 1/sin^2 of its smallest angle (and in float can make the region test itself
+/// noise); projecting p along n, and re-checking that the projection is inside,
+/// costs an error growing only as 1/sin, and nothing for a well-shaped triangle.
+template <class T>
+ClosestPointTriangleResult<T> face_or_edges(const Vec3<T>& p, const Vec3<T>* corners) {
+  using W = typename WideScalar<T>::type;
+  const Vec3<W> pw = p.template cast<W>();
+  const Vec3<W> a = corners[0].template cast<W>();
+  const Vec3<W> b = corners[1].template cast<W>();
+  const Vec3<W> c = corners[2].template cast<W>();
+  const Vec3<W> n = cross(b - a, c - a);
+  const W nn = dot(n, n);
+  const W wc = dot(cross(b - a, pw - a), n);  // nn times the weight of c
+  const W wa = dot(cross(c - b, pw - b), n);
+  const W wb = dot(cross(a - c, pw - c), n);
+  if (!(nn > W(0) && wa > W(0) && wb > W(0) && wc > W(0))) return closest_on_edges(p, corners);
+  const W k = dot(n, pw - a) / nn;
+  ClosestPointTriangleResult<T> r;
+  r.point = (pw - n * k).template cast<T>();
+  r.bary[1] = T(W(wb / nn));
+  r.bary[2] = T(W(wc / nn));
+  r.bary[0] = T(1) - r.bary[1] - r.bary[2];
+  r.feature = Feature::face;
+  r.sq_distance = squared_distance(p, r.point);
+  return r;
 }
 
 }  // namespace detail
@@ -159,19 +222,10 @@ ClosestPointTriangleResult<T> closest_point_triangle(const Vec3<T>& p, const Vec
     const T s = d43 / (d43 + d56);
     return detail::on_edge(p, corners, 1, 2, s);
   }
-  // Face region. In floating point a sliver can reach here with va + vb + vc
-  // rounded to zero or of the wrong sign; the edges are then the answer.
-  const T denom = va + vb + vc;
-  if (!(denom > T(0))) return detail::closest_on_edges(p, corners);
-  const T v = vb / denom;
-  const T w = vc / denom;
-  r.bary[0] = T(1) - v - w;
-  r.bary[1] = v;
-  r.bary[2] = w;
-  r.point = a + ab * v + ac * w;
-  r.feature = Feature::face;
-  r.sq_distance = squared_distance(p, r.point);
-  return r;
+  // Face region (va, vb, vc > 0): the projection of p, computed and
+  // re-checked by detail::face_or_edges, which falls back to the edges when a
+  // sliver's rounding sent p here by mistake.
+  return detail::face_or_edges(p, corners);
 }
 
 }  // namespace prox

@@ -11,6 +11,11 @@
 // numerator is c + e - b - d (the seed prints "c+d-b-d"), and the sign of e is
 // +e1 . (B - P) throughout, as in the code.
 //
+// Region 0 (the face) is answered as closest_point_triangle's face is: p
+// projected along the normal and re-checked, instead of B + s e0 + t e1 with
+// s, t divided by ac - b^2, whose rounding a sliver amplifies (same point
+// exactly).
+//
 // Same contract as closest_point_triangle (Ericson): `point`, `sq_distance`
 // (squared), `bary` (weights of a, b, c), `feature`. An answer on an edge or a
 // vertex reports that edge or vertex, including when region 0 lands exactly on
@@ -29,21 +34,12 @@ namespace prox {
 
 namespace detail {
 
-/// Point B + s e0 + t e1 of the triangle (corners a = B, b, c) for the (s, t)
-/// Eberly's regions chose, with s + t < 1; reports the smallest feature holding it.
+/// Point B + s e0 + t e1 on edge ab (t == 0) or edge ca (s == 0).
 template <class T>
 ClosestPointTriangleResult<T> eberly_result(const Vec3<T>& p, const Vec3<T>* corners,
                                             const T& s, const T& t) {
   if (t == T(0)) return on_edge(p, corners, 0, 1, s);  // edge ab (or a, b)
-  if (s == T(0)) return on_edge(p, corners, 0, 2, t);  // edge ca (or c)
-  ClosestPointTriangleResult<T> r;
-  r.bary[0] = T(1) - s - t;
-  r.bary[1] = s;
-  r.bary[2] = t;
-  r.point = corners[0] + (corners[1] - corners[0]) * s + (corners[2] - corners[0]) * t;
-  r.feature = Feature::face;
-  r.sq_distance = squared_distance(p, r.point);
-  return r;
+  return on_edge(p, corners, 0, 2, t);                 // edge ca (or c)
 }
 
 /// Minimum of Q on edge t = 0 or s = 0: parameter -b/a clamped to [0, 1].
@@ -97,11 +93,8 @@ ClosestPointTriangleResult<T> closest_point_triangle_eberly(const Vec3<T>& p, co
       if (t == T(0)) return detail::on_edge(p, corners, 0, 1, T(s / det));
       if (s == T(0)) return detail::on_edge(p, corners, 0, 2, T(t / det));
       if (s + t == det) return detail::on_edge(p, corners, 1, 2, T(t / det));
-      const T inv = T(1) / det;
-      s *= inv;
-      t *= inv;
-      if (!(s + t < T(1))) return detail::closest_on_edges(p, corners);  // rounding only
-      return detail::eberly_result(p, corners, s, t);
+      // Inside: the projection of p, re-checked (see detail::face_or_edges).
+      return detail::face_or_edges(p, corners);
     }
   } else {
     const T denom = a00 - T(2) * a01 + a11;  // |e0 - e1|^2 > 0
