@@ -30,8 +30,8 @@ struct Size {
 Size checked_size(const Scene& scene, const FieldOptions& o) {
   const Size s{o.width > 0 ? o.width : scene.width, o.height > 0 ? o.height : scene.height};
   if (s.width <= 0 || s.height <= 0 || s.width > (1 << 15) || s.height > (1 << 15)) {
-    throw std::invalid_argument("prox::planar: field size " + std::to_string(s.width) + "x" +
-                                std::to_string(s.height) + " is out of range (1 to 32768)");
+    throw std::invalid_argument(detail::join({"prox::planar: field size ", std::to_string(s.width), "x",
+                                              std::to_string(s.height), " is out of range (1 to 32768)"}));
   }
   if (!(o.scale > 0) || !std::isfinite(o.scale) || !all_finite(o.origin)) {
     throw std::invalid_argument("prox::planar: field scale must be > 0 and origin finite");

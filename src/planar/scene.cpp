@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <initializer_list>
 #include <limits>
 #include <numbers>
 #include <sstream>
@@ -38,8 +39,8 @@ constexpr Keyword keywords[] = {
 
 class LineError {
  public:
-  LineError(std::string_view name, int line) : prefix_(std::string(name) + ":" + std::to_string(line) + ": ") {}
-  [[noreturn]] void fail(const std::string& what) const { throw std::runtime_error(prefix_ + what); }
+  LineError(std::string_view name, int line) : prefix_(detail::join({name, ":", std::to_string(line), ": "})) {}
+  [[noreturn]] void fail(std::string_view what) const { throw std::runtime_error(detail::join({prefix_, what})); }
 
  private:
   std::string prefix_;
@@ -51,8 +52,8 @@ double parse_number(std::string_view word, const LineError& err) {
   const char* last = word.data() + word.size();
   if (!word.empty() && *first == '+') ++first;  // from_chars refuses a leading '+'
   const auto [ptr, ec] = std::from_chars(first, last, v);
-  if (ec != std::errc() || ptr != last) err.fail("'" + std::string(word) + "' is not a number");
-  if (!std::isfinite(v)) err.fail("'" + std::string(word) + "' is not a finite number");
+  if (ec != std::errc() || ptr != last) err.fail(detail::join({"'", word, "' is not a number"}));
+  if (!std::isfinite(v)) err.fail(detail::join({"'", word, "' is not a finite number"}));
   return v;
 }
 
@@ -84,18 +85,18 @@ void parse_line(std::string_view text, const LineError& err, Scene& scene) {
   for (const Keyword& k : keywords)
     if (k.name == kw) spec = &k;
   if (!spec) {
-    err.fail("unknown shape '" + kw +
-             "' (expected canvas, segment, circle, box, obox, capsule, convex, polygon or polyline)");
+    err.fail(detail::join({"unknown shape '", kw,
+                           "' (expected canvas, segment, circle, box, obox, capsule, convex, polygon or polyline)"}));
   }
   std::vector<double> v;
   for (std::string w; words >> w;) v.push_back(parse_number(w, err));
   const std::string n = std::to_string(v.size());
   if (spec->count >= 0 && static_cast<int>(v.size()) != spec->count) {
-    err.fail(kw + " needs " + std::to_string(spec->count) + " numbers (" +
-             std::string(spec->numbers) + "), got " + n);
+    err.fail(detail::join({kw, " needs ", std::to_string(spec->count), " numbers (", spec->numbers,
+                           "), got ", n}));
   }
   if (spec->count < 0 && (v.empty() || v.size() % 2 != 0)) {
-    err.fail(kw + " needs x y pairs (an even count, at least 2 numbers), got " + n);
+    err.fail(detail::join({kw, " needs x y pairs (an even count, at least 2 numbers), got ", n}));
   }
   if (kw == "canvas") {
     if (!(v[0] >= 1 && v[0] <= 1 << 15 && v[1] >= 1 && v[1] <= 1 << 15) ||
@@ -107,9 +108,9 @@ void parse_line(std::string_view text, const LineError& err, Scene& scene) {
     return;
   }
   if (kw == "box" && (v[0] > v[2] || v[1] > v[3])) {
-    err.fail("box needs x0 <= x1 and y0 <= y1 (its min corner first), got (" + std::to_string(v[0]) +
-             ", " + std::to_string(v[1]) + ") (" + std::to_string(v[2]) + ", " +
-             std::to_string(v[3]) + ")");
+    err.fail(detail::join({"box needs x0 <= x1 and y0 <= y1 (its min corner first), got (",
+                           std::to_string(v[0]), ", ", std::to_string(v[1]), ") (", std::to_string(v[2]),
+                           ", ", std::to_string(v[3]), ")"}));
   }
   if (kw == "obox" && (v[2] < 0 || v[3] < 0)) err.fail("obox half sizes must be >= 0");
   Shape shape = make_shape(kw, v);
@@ -124,16 +125,20 @@ void parse_line(std::string_view text, const LineError& err, Scene& scene) {
   scene.shapes.push_back(std::move(shape));
 }
 
-std::string num(double x) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x);  // shortest round-trip form
-  return std::string(buf, r.ptr);
+/// Appends " x" per value, shortest round-trip form. (Appending, rather than
+/// "literal" + std::string, also keeps GCC 12's -Wrestrict false positive away.)
+void append_numbers(std::string& out, std::initializer_list<double> values) {
+  for (const double x : values) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, x);
+    out += ' ';
+    out.append(buf, r.ptr);
+  }
 }
 
-std::string points_line(std::string_view kw, const std::vector<Vec2d>& pts) {
-  std::string s(kw);
-  for (const Vec2d& p : pts) s += " " + num(p[0]) + " " + num(p[1]);
-  return s;
+void append_points(std::string& out, std::string_view kw, const std::vector<Vec2d>& pts) {
+  out += kw;
+  for (const Vec2d& p : pts) append_numbers(out, {p[0], p[1]});
 }
 
 }  // namespace
@@ -157,13 +162,13 @@ Scene parse_scene(std::istream& in, std::string_view name) {
     if (hash != std::string::npos) line.resize(hash);
     parse_line(line, LineError(name, number), scene);
   }
-  if (in.bad()) throw std::runtime_error(std::string(name) + ": read error");
+  if (in.bad()) throw std::runtime_error(detail::join({name, ": read error"}));
   return scene;
 }
 
 Scene load_scene(const std::filesystem::path& path) {
   std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open scene file '" + path.string() + "'");
+  if (!in) throw std::runtime_error(detail::join({"cannot open scene file '", path.string(), "'"}));
   return parse_scene(in, path.string());
 }
 
@@ -174,34 +179,39 @@ std::string_view shape_keyword(const Shape& shape) {
 }
 
 std::string format_scene(const Scene& scene) {
-  std::string out = "canvas " + std::to_string(scene.width) + " " + std::to_string(scene.height) + "\n";
+  std::string out = "canvas";
+  append_numbers(out, {double(scene.width), double(scene.height)});
+  out += '\n';
   for (const Shape& shape : scene.shapes) {
     std::visit(
         [&](const auto& s) {
           using S = std::decay_t<decltype(s)>;
           if constexpr (std::is_same_v<S, Segment<double>>) {
-            out += "segment " + num(s.a[0]) + " " + num(s.a[1]) + " " + num(s.b[0]) + " " + num(s.b[1]);
+            out += "segment";
+            append_numbers(out, {s.a[0], s.a[1], s.b[0], s.b[1]});
           } else if constexpr (std::is_same_v<S, Circle<double>>) {
-            out += "circle " + num(s.center[0]) + " " + num(s.center[1]) + " " + num(s.radius);
+            out += "circle";
+            append_numbers(out, {s.center[0], s.center[1], s.radius});
           } else if constexpr (std::is_same_v<S, Box<double, 2>>) {
-            out += "box " + num(s.lo[0]) + " " + num(s.lo[1]) + " " + num(s.hi[0]) + " " + num(s.hi[1]);
+            out += "box";
+            append_numbers(out, {s.lo[0], s.lo[1], s.hi[0], s.hi[1]});
           } else if constexpr (std::is_same_v<S, OrientedBox<double>>) {
             const double deg = std::atan2(s.axis[1], s.axis[0]) * 180.0 / std::numbers::pi;
-            out += "obox " + num(s.center[0]) + " " + num(s.center[1]) + " " + num(s.half[0]) + " " +
-                   num(s.half[1]) + " " + num(deg);
+            out += "obox";
+            append_numbers(out, {s.center[0], s.center[1], s.half[0], s.half[1], deg});
           } else if constexpr (std::is_same_v<S, Capsule<double>>) {
-            out += "capsule " + num(s.a[0]) + " " + num(s.a[1]) + " " + num(s.b[0]) + " " +
-                   num(s.b[1]) + " " + num(s.radius);
+            out += "capsule";
+            append_numbers(out, {s.a[0], s.a[1], s.b[0], s.b[1], s.radius});
           } else if constexpr (std::is_same_v<S, ConvexPolygon<double>>) {
-            out += points_line("convex", s.points);
+            append_points(out, "convex", s.points);
           } else if constexpr (std::is_same_v<S, Polygon<double>>) {
-            out += points_line("polygon", s.points);
+            append_points(out, "polygon", s.points);
           } else {
-            out += points_line("polyline", s.points);
+            append_points(out, "polyline", s.points);
           }
         },
         shape);
-    out += "\n";
+    out += '\n';
   }
   return out;
 }

@@ -45,6 +45,23 @@ TYPED_TEST(PlanarSeedTyped, SegmentWorkedExample) {
   EXPECT_EQ(r.sq_distance, T(18));
 }
 
+// "Why the Clamp Is Right": the squared distance to the point at fraction t is
+// ((t - f) |B - A|)^2 + h^2, so the nearest allowed t is f clamped.
+TEST(PlanarSeed, ClampIsRightByPythagoras) {
+  const Vec2d a{0, 0}, b{10, 0};
+  struct Case { Vec2d p; double f, h2, best; };
+  // P (3, 5): f 0.3, h 5: 25 at t = 0.3.  P (-2, 4): f -0.2, h 4: 4 + 16 = 20 at t = 0.
+  for (const Case& c : {Case{{3, 5}, 0.3, 25, 25}, Case{{-2, 4}, -0.2, 16, 20}}) {
+    for (int i = 0; i <= 100; ++i) {
+      const double t = i / 100.0;
+      const double along = (t - c.f) * 10;
+      EXPECT_NEAR(squared_distance(c.p, lerp(a, b, t)), along * along + c.h2, 1e-9);
+      EXPECT_GE(squared_distance(c.p, lerp(a, b, t)), c.best - 1e-9);
+    }
+    EXPECT_NEAR(closest_on(c.p, Segment<double>{a, b}).sq_distance, c.best, 1e-12);
+  }
+}
+
 TYPED_TEST(PlanarSeedTyped, CircleWorkedExample) {
   using T = TypeParam;
   const Circle<T> c{{T(100), T(100)}, T(50)};

@@ -55,8 +55,11 @@ struct Image {
 /// A width x height image filled with `fill`; throws std::invalid_argument on a negative size.
 inline Image make_image(int width, int height, Rgb8 fill = {}) {
   if (width < 0 || height < 0) {
-    throw std::invalid_argument("prox::make_image: negative size " + std::to_string(width) + "x" +
-                                std::to_string(height));
+    std::string msg = "prox::make_image: negative size ";
+    msg += std::to_string(width);
+    msg += 'x';
+    msg += std::to_string(height);
+    throw std::invalid_argument(msg);
   }
   Image img{width, height, {}};
   img.pixels.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3);

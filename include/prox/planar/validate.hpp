@@ -33,7 +33,7 @@ void check_finite_points(const std::vector<Vec2<T>>& pts, const char* shape) {
   check_points(pts, shape);
   for (std::size_t i = 0; i < pts.size(); ++i)
     if (!finite_point(pts[i]))
-      invalid_shape(std::string(shape) + " point " + std::to_string(i) + " is not finite");
+      invalid_shape(join({shape, " point ", std::to_string(i), " is not finite"}));
 }
 
 template <class T>
@@ -195,8 +195,8 @@ void validate(const Polygon<T>& poly) {
   if (distinct.size() < 4) return;  // a triangle or less cannot cross itself
   const auto [i, j] = first_self_contact(distinct);
   if (i >= 0)
-    detail::invalid_shape("polygon is not simple: edges " + std::to_string(index[i]) + " and " +
-                          std::to_string(index[j]) + " touch");
+    detail::invalid_shape(detail::join({"polygon is not simple: edges ", std::to_string(index[i]),
+                                        " and ", std::to_string(index[j]), " touch"}));
 }
 
 /// Throws unless the polyline has at least one point, all finite.
