@@ -159,8 +159,9 @@ RayTriangleHit<T> ray_triangle_watertight(const WatertightRay<T>& wr, const Vec3
   }
   r.hit = true;
   r.t = tn / det;
-  r.u = V / det;
-  r.v = W / det;
+  // + 0 turns an edge function's -0 into +0 (a weight prints as 0, not -0).
+  r.u = V / det + T(0);
+  r.v = W / det + T(0);
   // det = U + V + W is dot(-direction, n) times a positive factor (1/|d_kz|;
   // the kx/ky swap for a negative d_kz keeps that sign), so det > 0 is a front
   // face: the same side Möller–Trumbore reports (its det is -dot(direction, n)).
