@@ -166,6 +166,20 @@ TYPED_TEST(PlanarDegenerate, InvalidShapesThrowClearly) {
   EXPECT_THROW(validate(Polygon<T>{star}), std::invalid_argument);
 }
 
+TEST(PlanarValidate, LargeOutlinesValidateQuickly) {
+  // 40000 corners of a wavy ring: the sweep only tests edges whose x ranges overlap.
+  std::vector<prox::Vec2d> ring;
+  const int n = 40000;
+  for (int i = 0; i < n; ++i) {
+    const double a = 2 * 3.141592653589793 * i / n;
+    const double r = 100 + 5 * std::sin(37 * a);
+    ring.push_back(prox::Vec2d{r * std::cos(a), r * std::sin(a)});
+  }
+  EXPECT_NO_THROW(validate(Polygon<double>{ring}));
+  ring[n / 2] = prox::Vec2d{150, 0};  // a spike across the ring's start
+  EXPECT_THROW(validate(Polygon<double>{ring}), std::invalid_argument);
+}
+
 TYPED_TEST(PlanarDegenerate, NonFiniteQueriesMiss) {
   using T = TypeParam;
   using V = Vec2<T>;

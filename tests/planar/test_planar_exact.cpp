@@ -234,4 +234,34 @@ TEST(PlanarExact, TurnedBoxWithRationalAxisMatchesItsCornerPolygon) {
   }
 }
 
+TEST(PlanarExact, SelfContactSweepMatchesAllPairs) {
+  // Random grid polygons (most cross themselves; touching at a corner counts):
+  // the sweep finds the same lowest pair as testing every pair.
+  std::mt19937_64 rng(17);
+  std::uniform_int_distribution<int> g(0, 6);
+  const auto n = prox::test::scaled_count(3000, 100);
+  int simple = 0;
+  for (std::int64_t k = 0; k < n; ++k) {
+    std::vector<Vec2<Q>> pts;
+    const int count = 4 + int(k % 6);
+    for (int i = 0; i < count; ++i) pts.push_back(Vec2<Q>{Q(g(rng)), Q(g(rng))});
+    bool repeated = false;
+    for (int i = 0; i < count; ++i) repeated |= pts[i] == pts[(i + 1) % count];
+    if (repeated) continue;
+    std::pair<int, int> brute{-1, -1};
+    for (int i = 0; i < count && brute.first < 0; ++i) {
+      for (int j = i + 2; j < count; ++j) {
+        if (i == 0 && j + 1 == count) continue;
+        if (detail::segments_touch(pts[i], pts[(i + 1) % count], pts[j], pts[(j + 1) % count])) {
+          brute = {i, j};
+          break;
+        }
+      }
+    }
+    ASSERT_EQ(first_self_contact(pts), brute) << k;
+    simple += brute.first < 0;
+  }
+  EXPECT_GT(simple, 0);
+}
+
 }  // namespace

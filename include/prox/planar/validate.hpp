@@ -12,10 +12,12 @@
 // sign, straight continuations allowed but not doubling back, and the edge
 // directions change x-sign at most twice (so a pentagram, whose turns all
 // agree, is rejected). Simplicity: no two
-// non-adjacent edges touch (O(n^2) exact segment tests). Exact for mpq_class;
+// non-adjacent edges touch (exact segment tests on the pairs
+// whose x ranges overlap, found by a sweep). Exact for mpq_class;
 // in floating point the turn and crossing signs are plain cross products.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -104,18 +106,32 @@ bool is_convex(const std::vector<Vec2<T>>& pts) {
   return x_flips <= 2;
 }
 
-/// Index pair of the first two non-adjacent edges that touch, or {-1, -1} if the path is simple.
+/// Index pair (lowest first, then lowest second) of two non-adjacent edges of the
+/// closed path that touch, or {-1, -1} if the path is simple. Edges are swept
+/// in order of their smallest x, and only pairs whose x ranges overlap are
+/// tested, so typical outlines cost about n log n, the worst case n^2.
 template <class T>
 std::pair<int, int> first_self_contact(const std::vector<Vec2<T>>& pts) {
   const std::size_t n = pts.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = i + 2; j < n; ++j) {
-      if (i == 0 && j + 1 == n) continue;  // adjacent through the closing edge
-      if (detail::segments_touch(pts[i], pts[(i + 1) % n], pts[j], pts[(j + 1) % n]))
-        return {static_cast<int>(i), static_cast<int>(j)};
+  auto lo_x = [&](std::size_t e) { const T& a = pts[e][0]; const T& b = pts[(e + 1) % n][0]; return a < b ? a : b; };
+  auto hi_x = [&](std::size_t e) { const T& a = pts[e][0]; const T& b = pts[(e + 1) % n][0]; return a < b ? b : a; };
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return lo_x(a) < lo_x(b); });
+  std::pair<int, int> best{-1, -1};
+  for (std::size_t oi = 0; oi < n; ++oi) {
+    const std::size_t e = order[oi];
+    const T right = hi_x(e);
+    for (std::size_t oj = oi + 1; oj < n && !(right < lo_x(order[oj])); ++oj) {
+      std::size_t i = e, j = order[oj];
+      if (j < i) std::swap(i, j);
+      if (j == i + 1 || (i == 0 && j + 1 == n)) continue;  // adjacent edges share a corner
+      if (!detail::segments_touch(pts[i], pts[(i + 1) % n], pts[j], pts[(j + 1) % n])) continue;
+      const std::pair<int, int> hit{static_cast<int>(i), static_cast<int>(j)};
+      if (best.first < 0 || hit < best) best = hit;
     }
   }
-  return {-1, -1};
+  return best;
 }
 
 /// Throws std::invalid_argument unless the segment's ends are finite.
