@@ -107,8 +107,9 @@ struct RayQuery {
   }
 };
 
-/// Entry distance of the ray into each child box, or +inf where the box is
-/// missed within [t_min, t_max].
+/// Entry distance of the ray into each child box, or NaN where the box is
+/// missed within [t_min, t_max] (NaN fails every comparison, even with an
+/// infinite t_max).
 inline void ray_boxes4(const Node4& n, const RayQuery& q, float t_min, float t_max,
                        float tnear[4]) {
 #ifdef PROX_BVH_SSE
@@ -129,8 +130,8 @@ inline void ray_boxes4(const Node4& n, const RayQuery& q, float t_min, float t_m
     tf = _mm_min_ps(t1, tf);
   }
   const __m128 hit = _mm_cmple_ps(tn, tf);
-  const __m128 inf = _mm_set1_ps(std::numeric_limits<float>::infinity());
-  _mm_storeu_ps(tnear, _mm_or_ps(_mm_and_ps(hit, tn), _mm_andnot_ps(hit, inf)));
+  const __m128 nan = _mm_set1_ps(std::numeric_limits<float>::quiet_NaN());
+  _mm_storeu_ps(tnear, _mm_or_ps(_mm_and_ps(hit, tn), _mm_andnot_ps(hit, nan)));
 #else
   const float g = 1.0f / 1048576.0f;
   for (int k = 0; k < 4; ++k) {
@@ -145,7 +146,7 @@ inline void ray_boxes4(const Node4& n, const RayQuery& q, float t_min, float t_m
       tn = t0 > tn ? t0 : tn;
       tf = t1 < tf ? t1 : tf;
     }
-    tnear[k] = tn <= tf ? tn : std::numeric_limits<float>::infinity();
+    tnear[k] = tn <= tf ? tn : std::numeric_limits<float>::quiet_NaN();
   }
 #endif
 }

@@ -85,7 +85,7 @@ RayTriangleHit<T> ray_triangle_crossing(const WatertightRay<T>& wr, const Vec3<T
   r.t = tn / det;
   r.u = V / det;
   r.v = W / det;
-  r.front_face = det < T(0);
+  r.front_face = det > T(0);  // as the kernel: det > 0 is a front face
   return r;
 }
 
