@@ -6,7 +6,7 @@
 namespace prox::test {
 namespace {
 
-// Bounds in ulps of s * kappa^m (see CpStats): measured worst about 2.5 (point)
+// Bounds in ulps of s * kappa (see CpStats): measured worst about 2.8 (point)
 // and 8 (squared distance) at scale 1 (docs/kernel-accuracy.md); 8 and 32 leave room for
 // other seeds and compilers.
 const CpBounds kBounds{{{8, 8}, {8, 8}, {8, 8}}, {{32, 32}, {32, 32}, {32, 32}}};

@@ -21,6 +21,10 @@
 // vertex reports that edge or vertex, including when region 0 lands exactly on
 // the boundary, so exact scalar types give the same result as Ericson's.
 //
+// Numerics: det, s and t are computed as |e0 x e1|^2, -(diff x e1) . n and
+// (diff x e0) . n (Lagrange's identity), not as the seed's 2x2 determinants of
+// dot products, whose cancellation squares the triangle's condition.
+//
 // Degenerate triangles: ac - b^2 = |e0 x e1|^2 is zero exactly for collinear or
 // coincident corners, and then the triangle is its segment or point (the
 // nearest of its three edges), never NaN. In floating point a sliver can round
@@ -67,10 +71,16 @@ ClosestPointTriangleResult<T> closest_point_triangle_eberly(const Vec3<T>& p, co
   const T a11 = dot(e1, e1);
   const T b0 = dot(diff, e0);
   const T b1 = dot(diff, e1);
-  const T det = a00 * a11 - a01 * a01;
+  // det = a00 a11 - a01^2, s = a01 b1 - a11 b0 and t = a01 b0 - a00 b1, each
+  // evaluated through Lagrange's identity as dot products of cross products:
+  // equal exactly, but the Gram-determinant form loses 1/sin^2 of the smallest
+  // angle to cancellation (a sliver's regions become noise, in double too),
+  // this form only 1/sin.
+  const Vec3<T> n = cross(e0, e1);
+  const T det = dot(n, n);
   if (!(det > T(0))) return detail::closest_on_edges(p, corners);
-  T s = a01 * b1 - a11 * b0;
-  T t = a01 * b0 - a00 * b1;
+  T s = -dot(cross(diff, e1), n);
+  T t = dot(cross(diff, e0), n);
   if (s + t <= det) {
     if (s < T(0)) {
       if (t < T(0)) {  // region 4: vertex a, or edge ab, or edge ac
