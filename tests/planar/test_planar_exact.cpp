@@ -56,19 +56,36 @@ std::vector<Vec2d> star_polygon(std::mt19937_64& rng, int n, double scale) {
 TEST(PlanarExact, SegmentAndPolylineMatchRationals) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> u(-100, 100);
-  Worst point_err{"segment point error / segment scale (double vs mpq)"};
+  Worst point_err{"segment point error / coordinate magnitude (double vs mpq)"};
   Worst sq_err{"segment sq_distance relative error"};
   const auto n = prox::test::scaled_count(100000);
   for (std::int64_t k = 0; k < n; ++k) {
-    const Vec2d a{u(rng), u(rng)}, b{u(rng), u(rng)}, p{u(rng), u(rng)};
+    const Vec2d a{u(rng), u(rng)};
+    Vec2d b{u(rng), u(rng)}, p{u(rng), u(rng)};
+    if (k % 10 == 0) b = a;                        // zero length: its point
+    if (k % 10 == 1) p = a;                        // p at an end
+    if (k % 10 == 2) p = lerp(a, b, 0.25);         // p on the segment (up to rounding)
+    if (k % 10 == 3) p = a + (a - b);              // on the line, beyond a
+    if (k % 10 == 4) b = a + Vec2d{1e-9, -1e-9};   // nearly zero length
     const auto rd = closest_on(p, Segment<double>{a, b});
     const auto rq = closest_on(exact(p), Segment<Q>{exact(a), exact(b)});
-    const double scale = std::sqrt(squared_distance(a, b)) + std::sqrt(squared_distance(p, a));
+    // Error is measured against the coordinates' magnitude: a double point near
+    // (100, 100) carries an absolute rounding of ulp(100) whatever the segment's length.
+    double scale = 1e-300;
+    for (const Vec2d& v : {a, b, p}) scale = std::max({scale, std::abs(v[0]), std::abs(v[1])});
     point_err.see(std::sqrt(squared_distance(rd.point, Vec2d{to_d(rq.point[0]), to_d(rq.point[1])})) / scale);
-    sq_err.see(std::abs(rd.sq_distance - to_d(rq.sq_distance)) / std::max(to_d(rq.sq_distance), 1e-300));
+    if (k % 10 >= 5) {  // relative error of a distance is meaningful off the segment
+      sq_err.see(std::abs(rd.sq_distance - to_d(rq.sq_distance)) / std::max(to_d(rq.sq_distance), 1e-300));
+    } else {
+      ASSERT_LE(std::abs(rd.sq_distance - to_d(rq.sq_distance)), 1e-13 * scale * scale) << k;
+    }
+    if (k % 10 == 0 || k % 10 == 1) {
+      ASSERT_EQ(rd.point, a);
+      ASSERT_EQ(exact(rd.point), rq.point);
+    }
     ASSERT_NEAR(rd.t, to_d(rq.t), 1e-12);
   }
-  EXPECT_LT(point_err.value, 1e-14);
+  EXPECT_LT(point_err.value, 4e-15);  // a few ulps of the coordinates
   EXPECT_LT(sq_err.value, 1e-9);  // cancellation near the segment, bounded by the point error
 }
 
