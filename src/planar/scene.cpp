@@ -216,6 +216,25 @@ std::string format_scene(const Scene& scene) {
   return out;
 }
 
+ClosestResult<double> closest(const Vec2d& p, const Shape& shape, Part part) {
+  return std::visit([&](const auto& s) { return planar::closest(p, s, part); }, shape);
+}
+
+SceneClosest scene_closest(const Vec2d& p, const Scene& scene, Part part) {
+  SceneClosest best;
+  best.closest = ClosestResult<double>{Vec2d::splat(std::numeric_limits<double>::quiet_NaN()),
+                                       std::numeric_limits<double>::quiet_NaN(), -1,
+                                       std::numeric_limits<double>::quiet_NaN()};
+  for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
+    const ClosestResult<double> r = closest(p, scene.shapes[i], part);
+    if (best.shape < 0 ? r.sq_distance == r.sq_distance : r.sq_distance < best.closest.sq_distance) {
+      best.shape = static_cast<int>(i);
+      best.closest = r;
+    }
+  }
+  return best;
+}
+
 double scene_distance(const Vec2d& p, const Scene& scene, Part part) {
   double best = std::numeric_limits<double>::infinity();
   for (const Shape& shape : scene.shapes) {

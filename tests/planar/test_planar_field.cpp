@@ -238,6 +238,27 @@ TEST(PlanarSceneFormat, EveryShapeParsesAndRenders) {
   EXPECT_EQ(parse_scene(again, "again").shapes.size(), 10u);
 }
 
+TEST(PlanarSceneFormat, SceneClosestPicksTheNearestShapeLowestIndexOnTies) {
+  const Scene s = default_scene();
+  // The seed's P (660, 480): the triangle (index 3) as a boundary, 52 away; as a solid, P itself.
+  auto r = scene_closest(Vec2d{660, 480}, s, Part::boundary);
+  EXPECT_EQ(r.shape, 3);
+  EXPECT_EQ(std::lround(std::sqrt(r.closest.sq_distance)), 52);
+  r = scene_closest(Vec2d{660, 480}, s, Part::solid);
+  EXPECT_EQ(r.shape, 3);
+  EXPECT_EQ(r.closest.point, (Vec2d{660, 480}));
+  // (720, 200) is the circle's center: the rim point to +x, 95 away.
+  r = scene_closest(Vec2d{720, 200}, s, Part::boundary);
+  EXPECT_EQ(r.shape, 1);
+  EXPECT_EQ(r.closest.point, (Vec2d{815, 200}));
+  // Two equal circles, equally near: the first one wins.
+  Scene twins;
+  twins.shapes = {Circle<double>{{0, 0}, 1}, Circle<double>{{10, 0}, 1}};
+  EXPECT_EQ(scene_closest(Vec2d{5, 3}, twins, Part::boundary).shape, 0);
+  EXPECT_EQ(scene_closest(Vec2d{5, 3}, Scene{}, Part::boundary).shape, -1);
+  EXPECT_EQ(scene_closest(Vec2d{std::nan(""), 3}, s, Part::boundary).shape, -1);
+}
+
 TEST(PlanarFieldOptionsCheck, BadOptionsThrow) {
   FieldOptions o;
   o.scale = 0;

@@ -54,6 +54,18 @@ std::string format_scene(const Scene& scene);
 /// The keyword of a shape in the text format ("circle", "polygon", ...).
 std::string_view shape_keyword(const Shape& shape);
 
+/// The nearest shape of a scene and its closest point.
+struct SceneClosest {
+  int shape = -1;                  ///< index into Scene::shapes (-1: empty scene or non-finite p)
+  ClosestResult<double> closest;   ///< that shape's closest point (see ClosestResult)
+};
+
+/// Closest point of one shape (outline or solid).
+ClosestResult<double> closest(const Vec2d& p, const Shape& shape, Part part);
+
+/// Closest point of the whole scene (outline or solid); ties go to the lowest shape index.
+SceneClosest scene_closest(const Vec2d& p, const Scene& scene, Part part);
+
 /// Distance from p to the nearest shape's outline (Part::boundary), or the scene's
 /// signed distance (Part::solid: min over shapes, negative inside a solid; segments
 /// and polylines, which have no inside, count with their unsigned distance).
