@@ -28,7 +28,7 @@ struct Size {
 };
 
 Size checked_size(const Scene& scene, const FieldOptions& o) {
-  const Size s{o.width > 0 ? o.width : scene.width, o.height > 0 ? o.height : scene.height};
+  const Size s{o.width != 0 ? o.width : scene.width, o.height != 0 ? o.height : scene.height};
   if (s.width <= 0 || s.height <= 0 || s.width > (1 << 15) || s.height > (1 << 15)) {
     throw std::invalid_argument(detail::join({"prox::planar: field size ", std::to_string(s.width), "x",
                                               std::to_string(s.height), " is out of range (1 to 32768)"}));

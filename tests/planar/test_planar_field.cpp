@@ -265,6 +265,7 @@ TEST(PlanarFieldOptionsCheck, BadOptionsThrow) {
   EXPECT_THROW(render_distance_field(default_scene(), o), std::invalid_argument);
   o = FieldOptions{};
   o.width = -3;
+  EXPECT_THROW(render_distance_field(default_scene(), o), std::invalid_argument);
   Scene tiny = default_scene();
   tiny.width = 0;
   EXPECT_THROW(render_distance_field(tiny, FieldOptions{}), std::invalid_argument);
