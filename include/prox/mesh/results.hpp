@@ -21,23 +21,29 @@ template <class T>
 struct MeshClosestPoint {
   Vec3<T> point = Vec3<T>::splat(ScalarTraits<T>::quiet_nan());  ///< closest point
   T sq_distance = ScalarTraits<T>::quiet_nan();                   ///< |query - point|^2
-  std::int32_t triangle = -1;                                     ///< triangle id, -1: miss
   Vec3<T> bary = Vec3<T>::splat(ScalarTraits<T>::quiet_nan());   ///< corner weights
+  std::int32_t triangle = -1;                                     ///< triangle id, -1: miss
   Feature feature = Feature::face;                                ///< region of the triangle
+  std::uint8_t reserved[3] = {};  ///< zero; spells out the padding so outputs memcmp equal
   /// True when a triangle was found within the search radius.
   bool found() const { return triangle >= 0; }
 };
+static_assert(sizeof(MeshClosestPoint<float>) == 36 && sizeof(MeshClosestPoint<double>) == 64,
+              "MeshClosestPoint has no hidden padding");
 
 template <class T>
 struct MeshRayHit {
   T t = ScalarTraits<T>::infinity();  ///< ray parameter of the hit (+inf on a miss)
-  std::int32_t triangle = -1;         ///< triangle id, -1: miss
   T u = T(0);                         ///< weight of corner 1
   T v = T(0);                         ///< weight of corner 2
+  std::int32_t triangle = -1;         ///< triangle id, -1: miss
   bool front_face = false;            ///< dot(direction, (c1-c0)x(c2-c0)) < 0
+  std::uint8_t reserved[3] = {};      ///< zero; spells out the padding (memcmp-able outputs)
   /// True when the ray hit a triangle.
   bool found() const { return triangle >= 0; }
 };
+static_assert(sizeof(MeshRayHit<float>) == 20 && sizeof(MeshRayHit<double>) == 32,
+              "MeshRayHit has no hidden padding");
 
 /// Signed distance (negative inside: |winding number| >= 0.5) and the winding
 /// number that decided the sign, so the caller sees how sure the sign is.

@@ -1,0 +1,147 @@
+// Bvh4 structure: valid for any options and thread count, identical for 1 and
+// N build threads, boxes contain their primitives (rounded outward from
+// double), refit after moving vertices equals a fresh build's answers, and
+// save/load round-trips and rejects damaged files with MeshError.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <sstream>
+
+#include "../mesh/mesh_support.hpp"
+#include "prox/bvh/build.hpp"
+#include "support/scale.hpp"
+
+namespace {
+
+using namespace prox;
+
+template <class T>
+void check_boxes_contain(const MeshIndex<T>& index) {
+  const bvh::Bvh4& b = index.bvh();
+  const auto& m = index.mesh();
+  std::size_t bad = 0;
+  for (const bvh::Node4& n : b.nodes)
+    for (int k = 0; k < 4; ++k)
+      for (std::uint32_t j = 0; j < n.count[k]; ++j)
+        for (int c = 0; c < 3; ++c)
+          for (int a = 0; a < 3; ++a) {
+            const T x = m.corner(b.prims[n.child[k] + j], c)[a];
+            bad += !(T(n.lo[a][k]) <= x && x <= T(n.hi[a][k]));
+          }
+  EXPECT_EQ(bad, 0u);
+}
+
+TEST(Bvh, ValidForOptionsAndThreads) {
+  const auto m = test::cgal_mesh("elephant.off");
+  for (int leaf : {1, 4, 8, 16})
+    for (int bins : {4, 16, 32}) {
+      const MeshIndex<double> idx(m, BuildOptions{leaf, bins, 0});
+      EXPECT_EQ(bvh::validate_bvh4(idx.bvh(), m.num_triangles()), "");
+      check_boxes_contain(idx);
+      for (const auto& n : idx.bvh().nodes)
+        for (int k = 0; k < 4; ++k) EXPECT_LE(n.count[k], std::uint32_t(leaf));
+    }
+}
+
+TEST(Bvh, SameTreeForAnyThreadCount) {
+  const auto m = test::random_soup(int(test::scaled_count(60000, 20000)), 0.01, 2);
+  const MeshIndex<float> a(test::to_float(m), BuildOptions{8, 16, 1});
+  const MeshIndex<float> b(test::to_float(m), BuildOptions{8, 16, 2});
+  const MeshIndex<float> c(test::to_float(m), BuildOptions{8, 16, 7});
+  ASSERT_EQ(a.bvh().nodes.size(), b.bvh().nodes.size());
+  ASSERT_EQ(a.bvh().nodes.size(), c.bvh().nodes.size());
+  EXPECT_EQ(std::memcmp(a.bvh().nodes.data(), b.bvh().nodes.data(),
+                        a.bvh().nodes.size() * sizeof(bvh::Node4)), 0);
+  EXPECT_EQ(std::memcmp(a.bvh().nodes.data(), c.bvh().nodes.data(),
+                        a.bvh().nodes.size() * sizeof(bvh::Node4)), 0);
+  EXPECT_EQ(a.bvh().prims, c.bvh().prims);
+  EXPECT_EQ(bvh::validate_bvh4(c.bvh(), m.num_triangles()), "");
+}
+
+TEST(Bvh, DegenerateInputs) {
+  // All triangles at one point (no SAH split possible), one triangle, a line.
+  std::vector<Vec3d> v(300, Vec3d{1, 2, 3});
+  std::vector<test::Tri> f;
+  for (std::uint32_t i = 0; i < 100; ++i) f.push_back({3 * i, 3 * i + 1, 3 * i + 2});
+  const MeshIndex<double> idx(TriangleMesh<double>(v, f));
+  EXPECT_EQ(bvh::validate_bvh4(idx.bvh(), 100), "");
+  EXPECT_EQ(idx.closest_point(Vec3d{1, 2, 4}).triangle, 0);
+  EXPECT_EQ(idx.sphere_triangles(Vec3d{1, 2, 4}, 1.0).size(), 100u);
+  const MeshIndex<double> one(TriangleMesh<double>({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
+                                                   {{0, 1, 2}}));
+  EXPECT_EQ(one.bvh().nodes.size(), 1u);
+  EXPECT_EQ(one.closest_point(Vec3d{0, 0, 1}).sq_distance, 1.0);
+}
+
+TEST(Bvh, RefitMatchesFreshBuild) {
+  const auto m = test::torus(1.0, 0.3, 64, 32);
+  MeshIndex<double> idx(m);
+  std::vector<Vec3d> moved = m.vertices();
+  for (Vec3d& p : moved) p = Vec3d{p[0] * 1.5 + 0.3 * p[2], p[1] - 0.2 * p[0] * p[0], p[2] * 3};
+  idx.refit(moved);
+  const BruteForce<double> fresh(TriangleMesh<double>(moved, m.triangles()));
+  check_boxes_contain(idx);
+  const auto& mm = idx.mesh();
+  const auto pts = test::query_points(mm, std::size_t(test::scaled_count(3000, 300)), 8);
+  const auto rays = test::query_rays(mm, std::size_t(test::scaled_count(3000, 300)), 9);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const auto a = idx.closest_point(pts[i]), b = fresh.closest_point(pts[i]);
+    bad += a.triangle != b.triangle || a.sq_distance != b.sq_distance;
+    bad += idx.first_hit(rays[i]).triangle != fresh.first_hit(rays[i]).triangle;
+    bad += idx.count_hits(rays[i]) != fresh.count_hits(rays[i]);
+  }
+  EXPECT_EQ(bad, 0u);
+  EXPECT_THROW(idx.refit(std::vector<Vec3d>(5)), MeshError);
+  std::vector<Vec3d> bad_v = moved;
+  bad_v[3][1] = std::nan("");
+  EXPECT_THROW(idx.refit(bad_v), MeshError);
+}
+
+TEST(Bvh, SaveLoadRoundTripAndDamage) {
+  const auto m = test::to_float(test::cgal_mesh("elephant.off"));
+  const MeshIndex<float> idx(m);
+  std::stringstream ss;
+  idx.save(ss);
+  const std::string bytes = ss.str();
+  std::istringstream in(bytes);
+  const MeshIndex<float> back = MeshIndex<float>::load(in);
+  ASSERT_EQ(back.bvh().nodes.size(), idx.bvh().nodes.size());
+  EXPECT_EQ(std::memcmp(back.bvh().nodes.data(), idx.bvh().nodes.data(),
+                        idx.bvh().nodes.size() * sizeof(bvh::Node4)), 0);
+  EXPECT_EQ(back.bvh().prims, idx.bvh().prims);
+  const auto pts = test::query_points(m, 500, 3);
+  for (const Vec3f& p : pts) {
+    const auto a = idx.closest_point(p), b = back.closest_point(p);
+    EXPECT_EQ(a.triangle, b.triangle);
+    EXPECT_EQ(a.sq_distance, b.sq_distance);
+  }
+  auto load_error = [](const std::string& data) -> std::string {
+    std::istringstream s(data);
+    try {
+      (void)MeshIndex<float>::load(s);
+    } catch (const MeshError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(load_error(bytes.substr(0, bytes.size() / 2)).find("ends inside"), std::string::npos);
+  EXPECT_NE(load_error("not an index at all").find("magic"), std::string::npos);
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x40;
+  EXPECT_NE(load_error(flipped).find("checksum"), std::string::npos);
+  std::string version = bytes;
+  version[8] = 9;
+  EXPECT_NE(load_error(version).find("version"), std::string::npos);
+  std::string huge = bytes;  // a forged triangle count fails without allocating it
+  const std::uint64_t big = 2000000000ull;
+  std::memcpy(&huge[8 + 16 + 8], &big, 8);
+  EXPECT_NE(load_error(huge), "");
+  // A double index does not load as float.
+  std::stringstream sd;
+  MeshIndex<double>(test::icosphere(1)).save(sd);
+  std::istringstream sdi(sd.str());
+  EXPECT_THROW((void)MeshIndex<float>::load(sdi), MeshError);
+}
+
+}  // namespace

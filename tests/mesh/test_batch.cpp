@@ -1,0 +1,96 @@
+// Batch queries: bit-identical outputs for 1, 2 and 7 threads (memcmp), equal
+// to the single queries, NaN queries isolated, size mismatches rejected.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+
+#include "mesh_support.hpp"
+#include "support/scale.hpp"
+
+namespace {
+
+using namespace prox;
+
+template <class T>
+void deterministic(const TriangleMesh<T>& mesh, const std::string& what) {
+  const MeshIndex<T> index(mesh);
+  const std::size_t n = std::size_t(test::scaled_count(20000, 2000));
+  auto points = test::query_points(mesh, n, 5);
+  auto rays = test::query_rays(mesh, n, 6);
+  points[17] = Vec3<T>{std::numeric_limits<T>::quiet_NaN(), T(0), T(0)};
+  rays[23].direction = Vec3<T>::zero();
+  using CP = MeshClosestPoint<T>;
+  using RH = MeshRayHit<T>;
+  std::vector<std::vector<CP>> cps;
+  std::vector<std::vector<RH>> hits;
+  std::vector<std::vector<std::uint8_t>> anys;
+  std::vector<std::vector<std::uint32_t>> counts;
+  for (int threads : {1, 2, 7}) {
+    BatchOptions opt;
+    opt.threads = threads;
+    opt.grain = 64;
+    // Zero-filled outputs, so padding bytes compare equal under memcmp.
+    std::vector<CP> cp(n);
+    std::vector<RH> h(n);
+    std::memset(static_cast<void*>(cp.data()), 0, n * sizeof(CP));
+    std::memset(static_cast<void*>(h.data()), 0, n * sizeof(RH));
+    std::vector<std::uint8_t> a(n);
+    std::vector<std::uint32_t> c(n);
+    closest_points<MeshIndex<T>, T>(index, points, cp, ScalarTraits<T>::infinity(), opt);
+    first_hits<MeshIndex<T>, T>(index, rays, h, opt);
+    any_hits<MeshIndex<T>, T>(index, rays, a, opt);
+    count_hits<MeshIndex<T>, T>(index, rays, c, opt);
+    cps.push_back(std::move(cp));
+    hits.push_back(std::move(h));
+    anys.push_back(std::move(a));
+    counts.push_back(std::move(c));
+  }
+  for (int k = 1; k < 3; ++k) {
+    EXPECT_EQ(std::memcmp(cps[0].data(), cps[k].data(), n * sizeof(CP)), 0) << what;
+    EXPECT_EQ(std::memcmp(hits[0].data(), hits[k].data(), n * sizeof(RH)), 0) << what;
+    EXPECT_EQ(anys[0], anys[k]) << what;
+    EXPECT_EQ(counts[0], counts[k]) << what;
+  }
+  EXPECT_FALSE(cps[0][17].found());
+  EXPECT_FALSE(hits[0][23].found());
+  for (std::size_t i = 0; i < n; i += 97) {
+    const auto s = index.closest_point(points[i]);
+    EXPECT_EQ(s.triangle, cps[0][i].triangle);
+    if (s.found()) EXPECT_EQ(s.sq_distance, cps[0][i].sq_distance);
+    EXPECT_EQ(index.first_hit(rays[i]).triangle, hits[0][i].triangle);
+    EXPECT_EQ(index.count_hits(rays[i]), counts[0][i]);
+  }
+}
+
+TEST(Batch, BitIdenticalForAnyThreadCount) {
+  deterministic(test::torus(1.0, 0.3, 64, 32), "torus d");
+  deterministic(test::to_float(test::cgal_mesh("elephant.off")), "elephant f");
+}
+
+TEST(Batch, BruteForceTwinAndSignedDistances) {
+  const auto m = test::icosphere(2);
+  const BruteForce<double> brute(m);
+  const MeshIndex<double> index(m);
+  const std::vector<Vec3d> pts = {{0, 0, 0}, {0, 0, 2}, {0.5, 0.1, 0}};
+  std::vector<MeshSignedDistance<double>> a(3), b(3);
+  signed_distances<BruteForce<double>, double>(brute, pts, a, BatchOptions{2, 1});
+  signed_distances<MeshIndex<double>, double>(index, pts, b, BatchOptions{2, 1});
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(a[i].signed_distance, b[i].signed_distance);
+    EXPECT_EQ(a[i].winding_number, b[i].winding_number);
+  }
+  EXPECT_LT(a[0].signed_distance, 0);
+  EXPECT_GT(a[1].signed_distance, 0);
+  EXPECT_LT(a[2].signed_distance, 0);
+}
+
+TEST(Batch, SizeMismatchThrows) {
+  const MeshIndex<float> index(test::to_float(test::icosphere(1)));
+  std::vector<Vec3f> pts(3);
+  std::vector<MeshClosestPoint<float>> out(2);
+  EXPECT_THROW((closest_points<MeshIndex<float>, float>(index, pts, out)),
+               std::invalid_argument);
+}
+
+}  // namespace
