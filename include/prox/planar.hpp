@@ -10,5 +10,6 @@
 #include "prox/planar/closest_circle.hpp"
 #include "prox/planar/closest_polygon.hpp"
 #include "prox/planar/closest_segment.hpp"
+#include "prox/planar/orient.hpp"
 #include "prox/planar/shapes.hpp"
 #include "prox/planar/validate.hpp"

@@ -150,9 +150,7 @@ TEST(PlanarExact, PolygonClosestPointsMatchRationals) {
       }
       const bool in_d = contains(p, pd);
       const bool in_q = contains(exact(p), pq);
-      if (in_d != in_q) {
-        ASSERT_LT(to_d(rq.sq_distance), 1e-18) << "inside test differs off the outline";
-      }
+      ASSERT_EQ(in_d, in_q) << k << "," << j;  // orient2d makes the double test exact
       // Solid: the point itself inside, the outline's answer outside (exactly).
       const auto sq = closest_in(exact(p), pq);
       if (in_q) {
@@ -170,6 +168,72 @@ std::string dump(const std::vector<Vec2d>& pts) {
   std::string s = " polygon";
   for (const Vec2d& p : pts) s += " " + std::to_string(p[0]) + " " + std::to_string(p[1]);
   return s;
+}
+
+/// Points on or within a few ulps of the line through a and b.
+Vec2d near_line(std::mt19937_64& rng, const Vec2d& a, const Vec2d& b) {
+  std::uniform_real_distribution<double> t(-0.5, 1.5);
+  std::uniform_int_distribution<int> nudge(-3, 3);
+  Vec2d p = lerp(a, b, t(rng));
+  for (int i = 0; i < 2; ++i) {
+    const int k = nudge(rng);
+    for (int s = 0; s < std::abs(k); ++s) p[i] = std::nextafter(p[i], k > 0 ? 1e300 : -1e300);
+  }
+  return p;
+}
+
+TEST(PlanarExact, Orient2dIsExactOnNearlyCollinearPoints) {
+  std::mt19937_64 rng(18);
+  std::uniform_real_distribution<double> u(-1000, 1000);
+  std::uniform_real_distribution<double> tiny(-1e-6, 1e-6);
+  const auto n = prox::test::scaled_count(200000);
+  int zeros = 0, plain_wrong = 0;
+  for (std::int64_t k = 0; k < n; ++k) {
+    Vec2d a{u(rng), u(rng)}, b{u(rng), u(rng)};
+    if (k % 3 == 0) b = a + Vec2d{tiny(rng), tiny(rng)};  // a very short edge
+    Vec2d p = near_line(rng, a, b);
+    if (k % 7 == 0) p = a;
+    const Q exact_cross = cross(exact(b) - exact(a), exact(p) - exact(a));
+    const int want = sgn(exact_cross);
+    ASSERT_EQ(orient2d(a, b, p), want) << k;
+    zeros += want == 0;
+    const double plain = cross(b - a, p - a);
+    plain_wrong += (plain > 0 ? 1 : (plain < 0 ? -1 : 0)) != want;
+    // Float input: promoted to double, still exact.
+    const Vec2f af{float(a[0]), float(a[1])}, bf{float(b[0]), float(b[1])};
+    const Vec2f pf = k % 2 ? Vec2f{float(p[0]), float(p[1])} : af + (bf - af) * 0.5f;
+    const Vec2d ad{af[0], af[1]}, bd{bf[0], bf[1]}, pd{pf[0], pf[1]};
+    ASSERT_EQ(orient2d(af, bf, pf), sgn(cross(exact(bd) - exact(ad), exact(pd) - exact(ad)))) << k;
+  }
+  std::printf("[ orient2d ] %lld nearly collinear cases: %d exactly collinear; the plain double "
+              "cross product had the wrong sign in %d\n", static_cast<long long>(n), zeros, plain_wrong);
+  EXPECT_GT(plain_wrong, 0);  // the cases are hard enough to need the exact stage
+}
+
+TEST(PlanarExact, InsideTestsExactNearTheOutline) {
+  // Points on, or a few ulps off, the polygon's edges at arbitrary (non-grid)
+  // coordinates: double contains() must equal the rational one every time.
+  std::mt19937_64 rng(19);
+  const auto n = prox::test::scaled_count(3000, 100);
+  int inside = 0, outside = 0;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const auto pts = star_polygon(rng, 3 + int(k % 12), 100);
+    const Polygon<double> pd{pts};
+    const Polygon<Q> pq{exact(pts)};
+    const bool convex = is_convex(pts);
+    for (int j = 0; j < 20; ++j) {
+      const std::size_t e = rng() % pts.size();
+      const Vec2d p = near_line(rng, pts[e], pts[(e + 1) % pts.size()]);
+      const bool in_q = contains(exact(p), pq);
+      ASSERT_EQ(contains(p, pd), in_q) << k << "," << j;
+      if (convex) {
+        ASSERT_EQ(contains(p, ConvexPolygon<double>{pts}), in_q) << k << "," << j;
+      }
+      (in_q ? inside : outside)++;
+    }
+  }
+  EXPECT_GT(inside, 100);
+  EXPECT_GT(outside, 100);
 }
 
 TEST(PlanarExact, InsideTestsExactOnTheGridIncludingTheOutline) {

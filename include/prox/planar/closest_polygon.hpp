@@ -14,8 +14,10 @@
 //    "some points inside are on the far side of a dented edge's line"), so
 //  - Polygon uses the winding number (Sunday 2001: signed crossings of the
 //    upward/downward edges; non-zero = inside), with an explicit on-edge test
-//    first so outline points count as inside. Exact for exact scalar types;
-//    in floating point the side test is the plain cross product.
+//    first so outline points count as inside.
+// Both decide with orient2d (prox/planar/orient.hpp), the exact sign of the
+// cross product for float, double and exact types alike, so inside/outside and
+// on-the-outline are exact for every input (barring overflow/underflow).
 // Solid: p itself when inside, else the outline's answer (seed closestInPolygon).
 //
 // Degenerate: repeated points make zero-length edges (their point), collinear
@@ -39,7 +41,7 @@ bool on_closed_path(const Vec2<T>& p, const std::vector<Vec2<T>>& pts) {
   for (std::size_t i = 0; i < n; ++i) {
     const Vec2<T>& a = pts[i];
     const Vec2<T>& b = pts[i + 1 == n ? 0 : i + 1];
-    if (on_segment(p, a, b, cross(b - a, p - a))) return true;
+    if (on_segment(p, a, b, orient2d(a, b, p))) return true;
   }
   return false;
 }
@@ -57,9 +59,9 @@ bool contains(const Vec2<T>& p, const ConvexPolygon<T>& poly) {
   for (std::size_t i = 0; i < n; ++i) {
     const Vec2<T>& a = pts[i];
     const Vec2<T>& b = pts[i + 1 == n ? 0 : i + 1];
-    const T side = cross(b - a, p - a);
-    if (side > T(0)) left = true;
-    if (side < T(0)) right = true;
+    const int side = orient2d(a, b, p);
+    if (side > 0) left = true;
+    if (side < 0) right = true;
     if (left && right) return false;
   }
   // Every side test zero: the polygon has no area and p is on its line; the
@@ -78,12 +80,12 @@ bool contains(const Vec2<T>& p, const Polygon<T>& poly) {
   for (std::size_t i = 0; i < n; ++i) {
     const Vec2<T>& a = pts[i];
     const Vec2<T>& b = pts[i + 1 == n ? 0 : i + 1];
-    const T side = cross(b - a, p - a);
+    const int side = orient2d(a, b, p);
     if (detail::on_segment(p, a, b, side)) return true;
     if (a[1] <= p[1]) {
-      if (b[1] > p[1] && side > T(0)) ++winding;  // upward crossing, p to its left
+      if (b[1] > p[1] && side > 0) ++winding;  // upward crossing, p to its left
     } else {
-      if (b[1] <= p[1] && side < T(0)) --winding;  // downward crossing, p to its right
+      if (b[1] <= p[1] && side < 0) --winding;  // downward crossing, p to its right
     }
   }
   return winding != 0;

@@ -11,7 +11,7 @@
 // Ties (points equally near two segments of a polyline) go to the lowest
 // index. A segment and a polyline have no inside, so closest_on, closest_in
 // and closest(p, s, part) all give the same answer, and contains(p, s) is
-// true only for points exactly on them.
+// true only for points exactly on them (exact: orient2d).
 // Degenerate input: a zero-length segment is its point (t = 0); a polyline of
 // one point is that point (edge 0, t 0); a polyline with no point throws
 // std::invalid_argument. Non-finite p: a miss (NaN point and distance, edge -1).
@@ -19,16 +19,17 @@
 
 #include <cstddef>
 
+#include "prox/planar/orient.hpp"
 #include "prox/planar/shapes.hpp"
 #include "prox/primitives/closest_point_segment.hpp"
 
 namespace prox::planar {
 namespace detail {
 
-/// Whether p lies on segment a-b, given side = cross(b - a, p - a) (exact for exact T).
+/// Whether p lies on segment a-b, given orient = orient2d(a, b, p) (exact).
 template <class T>
-bool on_segment(const Vec2<T>& p, const Vec2<T>& a, const Vec2<T>& b, const T& side) {
-  if (!(side == T(0))) return false;
+bool on_segment(const Vec2<T>& p, const Vec2<T>& a, const Vec2<T>& b, int orient) {
+  if (orient != 0) return false;
   const bool in_x = (a[0] <= p[0] && p[0] <= b[0]) || (b[0] <= p[0] && p[0] <= a[0]);
   const bool in_y = (a[1] <= p[1] && p[1] <= b[1]) || (b[1] <= p[1] && p[1] <= a[1]);
   return in_x && in_y;
@@ -53,7 +54,7 @@ ClosestResult<T> closest_in(const Vec2<T>& p, const Segment<T>& s) {
 /// Whether p lies on the segment (exactly, in T's arithmetic; a segment has no inside).
 template <class T>
 bool contains(const Vec2<T>& p, const Segment<T>& s) {
-  return detail::on_segment(p, s.a, s.b, cross(s.b - s.a, p - s.a));
+  return detail::on_segment(p, s.a, s.b, orient2d(s.a, s.b, p));
 }
 
 namespace detail {

@@ -13,8 +13,8 @@
 // directions change x-sign at most twice (so a pentagram, whose turns all
 // agree, is rejected). Simplicity: no two
 // non-adjacent edges touch (exact segment tests on the pairs
-// whose x ranges overlap, found by a sweep). Exact for mpq_class;
-// in floating point the turn and crossing signs are plain cross products.
+// whose x ranges overlap, found by a sweep). Every turn and crossing sign is
+// orient2d's exact sign, for float and double as for mpq_class.
 #pragma once
 
 #include <algorithm>
@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "prox/planar/orient.hpp"
 #include "prox/planar/shapes.hpp"
 
 namespace prox::planar {
@@ -54,15 +55,15 @@ bool on_segment_box(const Vec2<T>& p, const Vec2<T>& a, const Vec2<T>& b) {
 /// Whether closed segments p1-p2 and q1-q2 share a point (exact for exact T).
 template <class T>
 bool segments_touch(const Vec2<T>& p1, const Vec2<T>& p2, const Vec2<T>& q1, const Vec2<T>& q2) {
-  const T d1 = cross(p2 - p1, q1 - p1);
-  const T d2 = cross(p2 - p1, q2 - p1);
-  const T d3 = cross(q2 - q1, p1 - q1);
-  const T d4 = cross(q2 - q1, p2 - q1);
-  if (sign_of(d1) * sign_of(d2) < 0 && sign_of(d3) * sign_of(d4) < 0) return true;
-  if (d1 == T(0) && on_segment_box(q1, p1, p2)) return true;
-  if (d2 == T(0) && on_segment_box(q2, p1, p2)) return true;
-  if (d3 == T(0) && on_segment_box(p1, q1, q2)) return true;
-  if (d4 == T(0) && on_segment_box(p2, q1, q2)) return true;
+  const int d1 = orient2d(p1, p2, q1);
+  const int d2 = orient2d(p1, p2, q2);
+  const int d3 = orient2d(q1, q2, p1);
+  const int d4 = orient2d(q1, q2, p2);
+  if (d1 * d2 < 0 && d3 * d4 < 0) return true;
+  if (d1 == 0 && on_segment_box(q1, p1, p2)) return true;
+  if (d2 == 0 && on_segment_box(q2, p1, p2)) return true;
+  if (d3 == 0 && on_segment_box(p1, q1, q2)) return true;
+  if (d4 == 0 && on_segment_box(p2, q1, q2)) return true;
   return false;
 }
 
@@ -73,12 +74,10 @@ bool segments_touch(const Vec2<T>& p1, const Vec2<T>& p2, const Vec2<T>& q1, con
 template <class T>
 bool is_convex(const std::vector<Vec2<T>>& pts) {
   const std::size_t n = pts.size();
-  std::vector<Vec2<T>> edges;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Vec2<T> e = pts[(i + 1) % n] - pts[i];
-    if (!(e == Vec2<T>::zero())) edges.push_back(e);
-  }
-  const std::size_t m = edges.size();
+  std::vector<std::size_t> starts;  // first points of the non-zero edges
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(pts[(i + 1) % n] == pts[i])) starts.push_back(i);
+  const std::size_t m = starts.size();
   if (m < 3) return true;  // a point or a doubled segment
   int turn = 0;
   int x_flips = 0;
@@ -86,14 +85,18 @@ bool is_convex(const std::vector<Vec2<T>>& pts) {
   int first_x = 0;
   bool doubles_back = false;
   for (std::size_t i = 0; i < m; ++i) {
-    const int s = detail::sign_of(cross(edges[i], edges[(i + 1) % m]));
+    // Edge i runs from a to b, the next non-zero edge from b to c.
+    const Vec2<T>& a = pts[starts[i]];
+    const Vec2<T>& b = pts[(starts[i] + 1) % n];
+    const Vec2<T>& c = pts[(starts[(i + 1) % m] + 1) % n];
+    const int s = orient2d(a, b, c);
     if (s != 0) {
       if (turn != 0 && s != turn) return false;
       turn = s;
-    } else if (dot(edges[i], edges[(i + 1) % m]) < T(0)) {
+    } else if (dot(b - a, c - b) < T(0)) {
       doubles_back = true;  // a spike: fine only for a flat (all collinear) path
     }
-    const int sx = detail::sign_of(edges[i][0]);
+    const int sx = detail::sign_of(T(b[0] - a[0]));
     if (sx != 0) {
       if (first_x == 0) first_x = sx;
       if (prev_x != 0 && sx != prev_x) ++x_flips;
