@@ -11,10 +11,10 @@
 // Convexity: every turn (cross product of consecutive non-zero edges) has one
 // sign, straight continuations allowed but not doubling back, and the edge
 // directions change x-sign at most twice (so a pentagram, whose turns all
-// agree, is rejected). Simplicity: no two
-// non-adjacent edges touch (exact segment tests on the pairs
-// whose x ranges overlap, found by a sweep). Every turn and crossing sign is
-// orient2d's exact sign, for float and double as for mpq_class.
+// agree, is rejected). Simplicity: no two non-adjacent edges touch (exact
+// segment tests on the pairs whose x ranges overlap, found by a sweep). Every
+// turn and crossing sign is orient2d's exact sign, for float and double as for
+// mpq_class.
 #pragma once
 
 #include <algorithm>
