@@ -13,7 +13,6 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
-#include <map>
 #include <stdexcept>
 
 #include "bench_api.hpp"
