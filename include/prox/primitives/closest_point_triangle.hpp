@@ -1,18 +1,26 @@
 // prox/primitives/closest_point_triangle.hpp — closest point on a solid 3D triangle.
 //
 // Algorithm: Ericson, Real-Time Collision Detection, 5.1.5 (seed 000): classify
-// p into one of the seven Voronoi regions with six dot products, then project
-// onto that vertex, edge or the face. No square roots; one division at most.
+// p into one of the seven Voronoi regions with six dot products; a vertex or
+// edge region gives that vertex or the projection on that edge. The face region
+// (detail::face_or_edges) drops p onto the plane along n = ab x ac and
+// re-checks that the projection is inside, in double for float input; that is
+// the same point as the seed's a + v ab + w ac exactly, but it does not let a
+// sliver's rounding move the answer along the sliver (docs/kernel-accuracy.md).
+// No square roots.
 //
 // Inputs: query p, corners a, b, c. Output: `point`, `sq_distance` (squared),
 // `bary` (weights of a, b, c; they sum to 1 and point = bary . (a, b, c)),
-// `feature` (the region).
+// `feature` (the smallest feature holding the point: a vertex, an open edge or
+// the face).
 //
 // Degenerate triangles (collinear or coincident corners, detected exactly:
 // |ab x ac|^2 == 0) are the segment or point they collapse to: the nearest of
-// the closest points of the three edges (whose union is that segment); never NaN. Sliver triangles that are not exactly
-// degenerate go through the ordinary path, whose face branch is guarded so
-// that a rounding-induced zero denominator falls back to the edges.
+// the closest points of the three edges (whose union is that segment), an
+// edge's interior point beating an endpoint of it that another edge clamped to
+// (detail::closest_on_edges); never NaN. Slivers that are not exactly
+// degenerate take the ordinary path; a face answer that rounding put outside
+// the triangle falls back to the edges.
 // Non-finite input (NaN/Inf in any coordinate): a miss — every output NaN,
 // feature face. Exact scalar types (mpq_class) give the exact answer.
 #pragma once
