@@ -28,6 +28,11 @@ using Box3f = Box3<float>;
 constexpr int kDepthLimit = 48;
 constexpr std::size_t kParallelThreshold = 4096;
 constexpr int kMaxBins = 64;
+// SAH: a node visit costs about 3 triangle tests (measured on bunny: leaves of
+// ~4 triangles beat leaves of ~2 for closest point and rays, and build faster).
+constexpr float kTraversalCost = 3;
+
+
 
 struct BinaryNode {
   Box3f box;
@@ -63,27 +68,60 @@ struct Builder {
     Box3f left, right;
   };
 
-  // Best SAH plane over all three axes (cost relative to the parent's area).
-  Split find_split(std::uint32_t b, std::uint32_t e, const Box3f& cbox) const {
-    Split best;
-    Box3f bin_box[3][kMaxBins];
-    std::uint32_t bin_count[3][kMaxBins];
-    float scale[3];
-    for (int a = 0; a < 3; ++a) {
-      const float ext = cbox.hi[a] - cbox.lo[a];
-      scale[a] = ext > 0.0f ? float(bins) / ext : 0.0f;
+  struct Bins {
+    Box3f box[3][kMaxBins];
+    std::uint32_t count[3][kMaxBins];
+  };
+
+  void bin_range(std::uint32_t b, std::uint32_t e, const Box3f& cbox, const float* scale,
+                 Bins& out) const {
+    for (int a = 0; a < 3; ++a)
       for (int k = 0; k < bins; ++k) {
-        bin_box[a][k] = Box3f::empty();
-        bin_count[a][k] = 0;
+        out.box[a][k] = Box3f::empty();
+        out.count[a][k] = 0;
       }
-    }
     for (std::uint32_t i = b; i < e; ++i) {
       const std::uint32_t p = prims[i];
       for (int a = 0; a < 3; ++a) {
         const int k = bin_of(centroids[p][a], cbox.lo[a], scale[a]);
-        bin_box[a][k].extend(boxes[p]);
-        ++bin_count[a][k];
+        out.box[a][k].extend(boxes[p]);
+        ++out.count[a][k];
       }
+    }
+  }
+
+  // Best SAH plane over all three axes (cost = area x count summed over both
+  // sides). Large ranges are binned in parallel chunks, merged in a fixed
+  // order (unions and counts are exact, so the result does not depend on it).
+  Split find_split(std::uint32_t b, std::uint32_t e, const Box3f& cbox) const {
+    Split best;
+    float scale[3];
+    for (int a = 0; a < 3; ++a) {
+      const float ext = cbox.hi[a] - cbox.lo[a];
+      scale[a] = ext > 0.0f ? float(bins) / ext : 0.0f;
+    }
+    Bins bin;
+    const std::uint32_t n = e - b;
+    if (n >= 4 * kParallelThreshold) {
+      constexpr int kChunks = 8;
+      std::vector<Bins> part(kChunks);
+      tbb::task_group g;
+      for (int c = 0; c < kChunks; ++c)
+        g.run([&, c] {
+          bin_range(b + std::uint32_t(std::uint64_t(n) * c / kChunks),
+                    b + std::uint32_t(std::uint64_t(n) * (c + 1) / kChunks), cbox, scale,
+                    part[c]);
+        });
+      g.wait();
+      bin = part[0];
+      for (int c = 1; c < kChunks; ++c)
+        for (int a = 0; a < 3; ++a)
+          for (int k = 0; k < bins; ++k) {
+            bin.box[a][k].extend(part[c].box[a][k]);
+            bin.count[a][k] += part[c].count[a][k];
+          }
+    } else {
+      bin_range(b, e, cbox, scale, bin);
     }
     float right_area[kMaxBins];
     Box3f right_box[kMaxBins];
@@ -91,21 +129,21 @@ struct Builder {
     for (int a = 0; a < 3; ++a) {
       if (scale[a] == 0.0f) continue;
       Box3f acc = Box3f::empty();
-      std::uint32_t n = 0;
+      std::uint32_t cnt = 0;
       for (int k = bins - 1; k > 0; --k) {
-        acc.extend(bin_box[a][k]);
-        n += bin_count[a][k];
+        acc.extend(bin.box[a][k]);
+        cnt += bin.count[a][k];
         right_box[k] = acc;
         right_area[k] = half_area(acc);
-        right_count[k] = n;
+        right_count[k] = cnt;
       }
       acc = Box3f::empty();
-      n = 0;
+      cnt = 0;
       for (int k = 1; k < bins; ++k) {
-        acc.extend(bin_box[a][k - 1]);
-        n += bin_count[a][k - 1];
-        if (n == 0 || right_count[k] == 0) continue;
-        const float cost = half_area(acc) * float(n) + right_area[k] * float(right_count[k]);
+        acc.extend(bin.box[a][k - 1]);
+        cnt += bin.count[a][k - 1];
+        if (cnt == 0 || right_count[k] == 0) continue;
+        const float cost = half_area(acc) * float(cnt) + right_area[k] * float(right_count[k]);
         if (cost < best.cost) {
           best.cost = cost;
           best.axis = a;
@@ -159,7 +197,8 @@ struct Builder {
       const Split s = find_split(b, e, cbox);
       const float leaf_cost = half_area(box) * float(n);
       // Split cost: one traversal step (~ one primitive test) + the children.
-      if (n <= std::uint32_t(max_leaf) && (s.axis < 0 || leaf_cost <= s.cost + half_area(box)))
+      if (n <= std::uint32_t(max_leaf) &&
+          (s.axis < 0 || leaf_cost <= s.cost + kTraversalCost * half_area(box)))
         return make_leaf(idx, b, e, box);
       if (s.axis >= 0) {
         const float lo = cbox.lo[s.axis];

@@ -8,6 +8,12 @@
 // the shared kernel (prox::closest_point_triangle) in the mesh's precision.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "prox/bvh/build.hpp"
 #include "prox/bvh/traverse.hpp"
@@ -19,28 +25,49 @@ namespace prox {
 template <class T>
 std::vector<Box3<float>> MeshIndex<T>::triangle_boxes() const {
   std::vector<Box3<float>> boxes(mesh_.num_triangles());
-  for (std::size_t i = 0; i < boxes.size(); ++i) {
-    Box3<T> b = Box3<T>::empty();
-    for (int k = 0; k < 3; ++k) b.extend(mesh_.corner(i, k));
-    boxes[i] = bvh::outward_float_box(b);
-  }
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, boxes.size(), 4096),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t i = r.begin(); i < r.end(); ++i) {
+                        Box3<T> b = Box3<T>::empty();
+                        for (int k = 0; k < 3; ++k) b.extend(mesh_.corner(i, k));
+                        boxes[i] = bvh::outward_float_box(b);
+                      }
+                    });
   return boxes;
 }
 
 template <class T>
 void MeshIndex<T>::rebuild_leaf_data() {
   leaf_tris_.resize(bvh_.prims.size());
-  for (std::size_t j = 0; j < leaf_tris_.size(); ++j)
-    for (int k = 0; k < 3; ++k) leaf_tris_[j].c[k] = mesh_.corner(bvh_.prims[j], k);
+  leaf_boxes_.resize(bvh_.prims.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, leaf_tris_.size(), 4096),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t j = r.begin(); j < r.end(); ++j) {
+                        Box3<T> b = Box3<T>::empty();
+                        for (int k = 0; k < 3; ++k) {
+                          leaf_tris_[j].c[k] = mesh_.corner(bvh_.prims[j], k);
+                          b.extend(leaf_tris_[j].c[k]);
+                        }
+                        leaf_boxes_[j] = bvh::outward_float_box(b);
+                      }
+                    });
 }
 
 template <class T>
 MeshIndex<T>::MeshIndex(TriangleMesh<T> mesh, const BuildOptions& options)
     : mesh_(std::move(mesh)) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<Box3<float>> boxes = triangle_boxes();
-  bvh_ = bvh::build_bvh4(boxes, options);
-  rebuild_leaf_data();
+  auto run = [&] {
+    const std::vector<Box3<float>> boxes = triangle_boxes();
+    bvh_ = bvh::build_bvh4(boxes, options);
+    rebuild_leaf_data();
+  };
+  if (options.threads > 0) {
+    tbb::task_arena arena(options.threads);
+    arena.execute(run);
+  } else {
+    run();
+  }
   bvh_.stats.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -55,9 +82,12 @@ MeshClosestPoint<T> MeshIndex<T>::closest_point(const Vec3<T>& p, T max_distance
   const bvh::PointQuery q(p);
   const std::uint32_t* prims = bvh_.prims.data();
   const LeafTriangle* tris = leaf_tris_.data();
+  const Box3<float>* boxes = leaf_boxes_.data();
   bvh::traverse_nearest(bvh_, q, bvh::float_up(r2) * bvh::kGrow, true,
                         [&](std::uint32_t b, std::uint32_t n, float& bound) {
                           for (std::uint32_t j = b; j < b + n; ++j) {
+                            // The triangle's own box: a cheap, conservative skip.
+                            if (n > 1 && bvh::box_lower_bound(boxes[j], q) > bound) continue;
                             const LeafTriangle& t = tris[j];
                             const ClosestPointTriangleResult<T> r =
                                 closest_point_triangle(p, t.c[0], t.c[1], t.c[2]);

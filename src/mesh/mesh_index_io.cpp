@@ -168,7 +168,8 @@ template <class T>
 std::size_t MeshIndex<T>::memory_bytes() const {
   return mesh_.vertices().capacity() * sizeof(Vec3<T>) +
          mesh_.triangles().capacity() * sizeof(typename TriangleMesh<T>::Triangle) +
-         bvh_.memory_bytes() + leaf_tris_.capacity() * sizeof(LeafTriangle);
+         bvh_.memory_bytes() + leaf_tris_.capacity() * sizeof(LeafTriangle) +
+         leaf_boxes_.capacity() * sizeof(Box3<float>);
 }
 
 #define PROX_MESH_IO_MEMBERS(T)                                          \

@@ -57,7 +57,9 @@ void deterministic(const TriangleMesh<T>& mesh, const std::string& what) {
   for (std::size_t i = 0; i < n; i += 97) {
     const auto s = index.closest_point(points[i]);
     EXPECT_EQ(s.triangle, cps[0][i].triangle);
-    if (s.found()) EXPECT_EQ(s.sq_distance, cps[0][i].sq_distance);
+    if (s.found()) {
+      EXPECT_EQ(s.sq_distance, cps[0][i].sq_distance);
+    }
     EXPECT_EQ(index.first_hit(rays[i]).triangle, hits[0][i].triangle);
     EXPECT_EQ(index.count_hits(rays[i]), counts[0][i]);
   }

@@ -8,7 +8,7 @@ namespace prox {
 /// Options of the binned-SAH build (defaults are what the benchmark uses).
 struct BuildOptions {
   int max_leaf_size = 8;  ///< triangles per leaf at most (1..16)
-  int sah_bins = 16;      ///< SAH bins per axis (4..64)
+  int sah_bins = 8;       ///< SAH bins per axis (4..64)
   int threads = 0;        ///< build threads; 0 = all cores
 };
 

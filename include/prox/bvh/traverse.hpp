@@ -86,6 +86,18 @@ inline void box_distances4(const Node4& n, const PointQuery& q, float lb[4], flo
 #endif
 }
 
+/// Lower bound of the squared distance from q to one box (scalar; the same
+/// conservative arithmetic as box_distances4).
+inline float box_lower_bound(const Box3<float>& b, const PointQuery& q) {
+  float l = 0.0f;
+  for (int a = 0; a < 3; ++a) {
+    const float d0 = b.lo[a] - q.hi[a], d1 = q.lo[a] - b.hi[a];
+    const float d = d0 > d1 ? d0 : d1;
+    if (d > 0.0f) l += d * d;
+  }
+  return l * kShrink;
+}
+
 /// A ray prepared for slab tests: origin interval, finite inverse direction.
 struct RayQuery {
   float o_near[3], o_far[3];  ///< origin bound used for the near / far plane
@@ -170,38 +182,72 @@ inline void sort_desc(StackEntry* e, int n) {
   }
 }
 
+/// Children of n whose key passes (key <= limit; NaN fails), nearest last.
+/// Returns how many; unused slots (child == kInvalid) never pass. Inner
+/// children are prefetched: traversal time is mostly waiting for node lines.
+inline int select_children(const Bvh4& bvh, const Node4& n, const float key[4], float limit,
+                           StackEntry out[4]) {
+  int nk = 0;
+  for (int k = 0; k < 4; ++k)
+    if (key[k] <= limit && n.child[k] != kInvalid) {
+      out[nk++] = StackEntry{n.child[k], n.count[k], key[k]};
+#ifdef PROX_BVH_SSE
+      if (n.count[k] == 0) {
+        const char* line = reinterpret_cast<const char*>(&bvh.nodes[n.child[k]]);
+        _mm_prefetch(line, _MM_HINT_T0);
+        _mm_prefetch(line + 64, _MM_HINT_T0);
+      }
+#endif
+    }
+  if (nk == 2) {
+    if (out[0].key < out[1].key) {
+      const StackEntry t = out[0];
+      out[0] = out[1];
+      out[1] = t;
+    }
+  } else if (nk > 2) {
+    sort_desc(out, nk);
+  }
+  return nk;
+}
+
 /// Nearest-first traversal. `bound` is the squared search radius in float
-/// (rounded up); leaf(begin, count, bound) tests prims[begin, begin+count) and
-/// may lower bound. Upper bounds of visited boxes lower it too when
-/// `use_upper_bounds` (closest point), not for range queries (sphere).
+/// (rounded up); leaf(begin, count, bound) tests prims[begin, begin+count),
+/// may lower bound, and returns true to stop. Upper bounds of visited boxes
+/// lower the bound too when `use_upper_bounds` (closest point), not for range
+/// queries (sphere).
 template <class LeafFn>
 void traverse_nearest(const Bvh4& bvh, const PointQuery& q, float bound, bool use_upper_bounds,
                       LeafFn&& leaf) {
   if (bvh.empty()) return;
   StackEntry stack[kStackSize];
   int top = 0;
-  stack[top++] = StackEntry{0, 0, 0.0f};
-  while (top > 0) {
-    const StackEntry e = stack[--top];
-    if (e.key > bound) continue;
-    if (e.count > 0) {
-      if (leaf(e.child, e.count, bound)) return;
-      continue;
+  StackEntry cur{0, 0, 0.0f};
+  for (;;) {
+    if (cur.count > 0) {
+      if (leaf(cur.child, cur.count, bound)) return;
+    } else {
+      const Node4& n = bvh.nodes[cur.child];
+      alignas(16) float lb[4], ub[4];
+      box_distances4(n, q, lb, ub);
+      if (use_upper_bounds) {
+        const float m01 = ub[0] < ub[1] ? ub[0] : ub[1];
+        const float m23 = ub[2] < ub[3] ? ub[2] : ub[3];
+        const float m = m01 < m23 ? m01 : m23;
+        if (m < bound) bound = m;
+      }
+      StackEntry kids[4];
+      const int nk = select_children(bvh, n, lb, bound, kids);
+      if (nk > 0) {
+        for (int k = 0; k < nk - 1; ++k) stack[top++] = kids[k];
+        cur = kids[nk - 1];
+        continue;
+      }
     }
-    const Node4& n = bvh.nodes[e.child];
-    alignas(16) float lb[4], ub[4];
-    box_distances4(n, q, lb, ub);
-    if (use_upper_bounds) {
-      const float m = std::fmin(std::fmin(ub[0], ub[1]), std::fmin(ub[2], ub[3]));
-      if (m < bound) bound = m;
-    }
-    StackEntry kids[4];
-    int nk = 0;
-    for (int k = 0; k < 4; ++k)
-      if (lb[k] <= bound && (n.count[k] > 0 || n.child[k] != kInvalid))
-        kids[nk++] = StackEntry{n.child[k], n.count[k], lb[k]};
-    sort_desc(kids, nk);
-    for (int k = 0; k < nk; ++k) stack[top++] = kids[k];
+    do {
+      if (top == 0) return;
+      cur = stack[--top];
+    } while (cur.key > bound);
   }
 }
 
@@ -213,24 +259,26 @@ void traverse_ray(const Bvh4& bvh, const RayQuery& q, float t_min, float t_max, 
   if (bvh.empty()) return;
   StackEntry stack[kStackSize];
   int top = 0;
-  stack[top++] = StackEntry{0, 0, t_min};
-  while (top > 0) {
-    const StackEntry e = stack[--top];
-    if (e.key > t_max) continue;
-    if (e.count > 0) {
-      if (leaf(e.child, e.count, t_max)) return;
-      continue;
+  StackEntry cur{0, 0, t_min};
+  for (;;) {
+    if (cur.count > 0) {
+      if (leaf(cur.child, cur.count, t_max)) return;
+    } else {
+      const Node4& n = bvh.nodes[cur.child];
+      alignas(16) float tn[4];
+      ray_boxes4(n, q, t_min, t_max, tn);
+      StackEntry kids[4];
+      const int nk = select_children(bvh, n, tn, t_max, kids);
+      if (nk > 0) {
+        for (int k = 0; k < nk - 1; ++k) stack[top++] = kids[k];
+        cur = kids[nk - 1];
+        continue;
+      }
     }
-    const Node4& n = bvh.nodes[e.child];
-    alignas(16) float tn[4];
-    ray_boxes4(n, q, t_min, t_max, tn);
-    StackEntry kids[4];
-    int nk = 0;
-    for (int k = 0; k < 4; ++k)
-      if (tn[k] <= t_max && (n.count[k] > 0 || n.child[k] != kInvalid))
-        kids[nk++] = StackEntry{n.child[k], n.count[k], tn[k]};
-    sort_desc(kids, nk);
-    for (int k = 0; k < nk; ++k) stack[top++] = kids[k];
+    do {
+      if (top == 0) return;
+      cur = stack[--top];
+    } while (cur.key > t_max);
   }
 }
 

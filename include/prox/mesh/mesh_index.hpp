@@ -93,6 +93,7 @@ class MeshIndex {
   TriangleMesh<T> mesh_;
   bvh::Bvh4 bvh_;
   std::vector<LeafTriangle> leaf_tris_;  // corners of bvh_.prims[i], in leaf order
+  std::vector<Box3<float>> leaf_boxes_;  // their outward-rounded boxes (closest-point prefilter)
 };
 
 extern template class MeshIndex<float>;
