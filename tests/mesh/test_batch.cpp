@@ -80,7 +80,7 @@ TEST(Batch, BruteForceTwinAndSignedDistances) {
   signed_distances<MeshIndex<double>, double>(index, pts, b, BatchOptions{2, 1});
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(a[i].signed_distance, b[i].signed_distance);
-    EXPECT_EQ(a[i].winding_number, b[i].winding_number);
+    EXPECT_NEAR(a[i].winding_number, b[i].winding_number, 0.03);  // far-field approximation
   }
   EXPECT_LT(a[0].signed_distance, 0);
   EXPECT_GT(a[1].signed_distance, 0);

@@ -66,8 +66,10 @@ TEST(Winding, ClosedMeshesInsideOutside) {
     std::size_t bad = 0;
     for (std::size_t i = 0; i < pts.size(); ++i) {
       if (i % 4 >= 2) continue;  // near-surface and box points, not points on the surface
-      const double w = index.winding_number(pts[i]);
+      const double w = index.exact_winding_number(pts[i]);
       EXPECT_EQ(w, brute.winding_number(pts[i]));
+      // The far-field approximation: within its documented error.
+      EXPECT_NEAR(index.winding_number(pts[i]), w, 0.03) << name << " point " << i;
       // Closed mesh: integer up to rounding; parity of a ray agrees with it.
       const double k = std::round(w);
       if (std::abs(w - k) > 1e-6) ++bad;
@@ -77,6 +79,7 @@ TEST(Winding, ClosedMeshesInsideOutside) {
       EXPECT_DOUBLE_EQ(sd.signed_distance * sd.signed_distance,
                        index.closest_point(pts[i]).sq_distance);
       EXPECT_EQ(sd.signed_distance < 0, std::abs(k) == 1.0);
+      EXPECT_EQ(sd.signed_distance < 0, brute.signed_distance(pts[i]).signed_distance < 0);
     }
     EXPECT_EQ(bad, 0u) << name;
   }
@@ -91,7 +94,11 @@ TEST(Winding, OpenMeshHalfAndNaN) {
   EXPECT_NEAR(index.winding_number(Vec3d{0.1, 0.2, 1e-9}), -0.5, 1e-6);
   EXPECT_NEAR(index.winding_number(Vec3d{0.1, 0.2, -1e-9}), 0.5, 1e-6);
   // Exact value above the center of a square of side 2 at height 1: 4 * (pi/6) / (4 pi).
-  EXPECT_NEAR(std::abs(index.winding_number(Vec3d{0, 0, 1})), 1.0 / 6.0, 1e-12);
+  EXPECT_NEAR(std::abs(index.exact_winding_number(Vec3d{0, 0, 1})), 1.0 / 6.0, 1e-12);
+  EXPECT_NEAR(std::abs(index.winding_number(Vec3d{0, 0, 1})), 1.0 / 6.0, 1e-12);  // near: exact
+  // Far away the expansion is used: still close to the exact value.
+  const Vec3d far{30, -20, 40};
+  EXPECT_NEAR(index.winding_number(far), index.exact_winding_number(far), 1e-6);
   EXPECT_TRUE(std::isnan(index.winding_number(Vec3d{0, std::nan(""), 0})));
   EXPECT_TRUE(std::isnan(index.signed_distance(Vec3d{0, std::nan(""), 0}).signed_distance));
 }

