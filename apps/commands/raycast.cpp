@@ -1,0 +1,150 @@
+// apps/commands/raycast.cpp — `prox raycast MESH RAYS`: what each ray hits.
+//
+// RAYS: 6 numbers per line (origin, direction) or 8 (and t_min, t_max); t is
+// the ray parameter, in units of the direction as given (never normalised).
+// Columns: default (first hit) t,triangle,u,v,w (u, v, w weight corners 0, 1, 2;
+// a miss: inf,-1,nan,nan,nan); --all: ray,t,triangle,u,v,w, one row per hit;
+// --count: count; --any: hit (0 or 1). .npy: float64 (N, 5) / (H, 6); int32
+// (N,) for --count; uint8 (N,) for --any.
+#include <memory>
+#include <vector>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "prox/io/csv.hpp"
+#include "prox/io/npy.hpp"
+#include "prox/io/read_table.hpp"
+#include "prox/mesh/batch.hpp"
+
+namespace prox::cli {
+namespace {
+
+void hit_fields(io::CsvWriter& csv, const MeshRayHit<double>& h) {
+  csv.field(h.t).field(h.triangle);
+  if (h.found()) {
+    csv.field(1.0 - h.u - h.v).field(h.u).field(h.v);
+  } else {
+    const double nan = ScalarTraits<double>::quiet_nan();
+    csv.field(nan).field(nan).field(nan);
+  }
+}
+
+void hit_values(std::vector<double>& a, const MeshRayHit<double>& h) {
+  const double nan = ScalarTraits<double>::quiet_nan();
+  a.insert(a.end(), {h.t, static_cast<double>(h.triangle), h.found() ? 1.0 - h.u - h.v : nan,
+                     h.found() ? h.u : nan, h.found() ? h.v : nan});
+}
+
+}  // namespace
+
+Runner setup_raycast(CLI::App& app) {
+  struct Options {
+    std::string mesh, rays, out;
+    bool any = false, all = false, count = false;
+    int threads = 0;
+  };
+  auto o = std::make_shared<Options>();
+  app.add_option("MESH", o->mesh, "mesh file (.obj .ply .stl .off)")->required();
+  app.add_option("RAYS", o->rays,
+                 "rays: 6 numbers per line (ox oy oz dx dy dz) or 8 (+ t_min t_max), "
+                 "a .npy of shape (N, 6) or (N, 8), or - for standard input")
+      ->required();
+  app.add_option("-o,--output", o->out, "output .csv (default: standard output) or .npy");
+  auto* any = app.add_flag("--any", o->any, "one 'hit' column: 1 if the ray hits anything");
+  auto* all = app.add_flag("--all", o->all, "every hit, sorted by t: one row per hit with a 'ray' column");
+  auto* count = app.add_flag("--count", o->count, "one 'count' column: surface crossings");
+  any->excludes(all)->excludes(count);
+  all->excludes(count);
+  add_threads_option(app, o->threads);
+  app.footer("Example: prox raycast bunny.off rays.txt --count -o counts.csv");
+  return [o]() {
+    const std::string ext = lower_extension(o->out);
+    const bool npy = ext == ".npy";
+    if (!o->out.empty() && o->out != "-" && !npy && ext != ".csv") {
+      throw UsageError("-o must name a .csv or .npy file, not '" + o->out + "'");
+    }
+    LoadedMesh m = load_mesh(o->mesh, o->threads);
+    const std::vector<Ray<double>> rays = io::read_rays(o->rays);
+    const std::size_t n = rays.size();
+    BatchOptions batch;
+    batch.threads = o->threads;
+    Output out(o->out);
+    const auto span_of = [&](std::size_t b, std::size_t e) {
+      return std::span<const Ray<double>>(rays).subspan(b, e - b);
+    };
+    if (o->any || o->count) {
+      std::vector<std::uint8_t> hit(o->any ? n : 0);
+      std::vector<std::uint32_t> cnt(o->count ? n : 0);
+      in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+        if (o->any) any_hits(*m.index, span_of(b, e), std::span<std::uint8_t>(hit).subspan(b, e - b), batch);
+        else count_hits(*m.index, span_of(b, e), std::span<std::uint32_t>(cnt).subspan(b, e - b), batch);
+      });
+      if (npy && o->any) {
+        io::write_npy(out.stream(), hit.data(), {n});
+      } else if (npy) {
+        std::vector<std::int32_t> c(cnt.begin(), cnt.end());
+        io::write_npy(out.stream(), c.data(), {n});
+      } else {
+        io::CsvWriter csv(out.stream(), {o->any ? "hit" : "count"});
+        for (std::size_t i = 0; i < n; ++i) {
+          if (o->any) csv.field(static_cast<int>(hit[i]));
+          else csv.field(cnt[i]);
+          csv.end_row();
+        }
+        csv.flush();
+      }
+    } else if (o->all) {
+      std::vector<std::vector<MeshRayHit<double>>> hits(n);
+      in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+        // all_hits has no batch form: run it through the same pool, one ray per slot.
+        detail::batch_for(e - b, batch, [&](std::size_t lo, std::size_t hi) {
+          for (std::size_t i = lo; i < hi; ++i) hits[b + i] = m.index->all_hits(rays[b + i]);
+        });
+      });
+      if (npy) {
+        std::vector<double> a;
+        std::size_t rows = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          for (const MeshRayHit<double>& h : hits[i]) {
+            a.push_back(static_cast<double>(i));
+            hit_values(a, h);
+            ++rows;
+          }
+        }
+        io::write_npy(out.stream(), a.data(), {rows, 6});
+      } else {
+        io::CsvWriter csv(out.stream(), {"ray", "t", "triangle", "u", "v", "w"});
+        for (std::size_t i = 0; i < n; ++i) {
+          for (const MeshRayHit<double>& h : hits[i]) {
+            csv.field(i);
+            hit_fields(csv, h);
+            csv.end_row();
+          }
+        }
+        csv.flush();
+      }
+    } else {
+      std::vector<MeshRayHit<double>> first(n);
+      in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+        first_hits(*m.index, span_of(b, e), std::span<MeshRayHit<double>>(first).subspan(b, e - b), batch);
+      });
+      if (npy) {
+        std::vector<double> a;
+        a.reserve(n * 5);
+        for (const MeshRayHit<double>& h : first) hit_values(a, h);
+        io::write_npy(out.stream(), a.data(), {n, 5});
+      } else {
+        io::CsvWriter csv(out.stream(), {"t", "triangle", "u", "v", "w"});
+        for (const MeshRayHit<double>& h : first) {
+          hit_fields(csv, h);
+          csv.end_row();
+        }
+        csv.flush();
+      }
+    }
+    out.commit();
+    return 0;
+  };
+}
+
+}  // namespace prox::cli

@@ -1,0 +1,144 @@
+// apps/common.cpp — shared pieces of the `prox` commands (see common.hpp).
+#include "common.hpp"
+
+#include <cmath>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "prox/io/read_mesh.hpp"
+
+namespace prox::cli {
+
+Progress::~Progress() {
+  if (shown_) std::cerr << "\r" << label_ << ": done" << std::string(30, ' ') << "\n";
+}
+
+void Progress::update(std::size_t done) {
+  const double now = timer_.ms();
+  if (now < 1000 || now - last_ms_ < 250) return;
+  last_ms_ = now;
+  if (!shown_) std::cout.flush();  // keep stdout's report in order with this line
+  shown_ = true;
+  const double pct = total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100;
+  std::cerr << fmt::format("\r{}: {:.0f}% ({} of {})   ", label_, pct, with_commas(done),
+                           with_commas(total_))
+            << std::flush;
+}
+
+void in_blocks(std::size_t n, const std::string& label,
+               const std::function<void(std::size_t, std::size_t)>& body) {
+  Progress progress(label, n);
+  const std::size_t block = 1 << 16;
+  for (std::size_t b = 0; b < n; b += block) {
+    const std::size_t e = std::min(n, b + block);
+    body(b, e);
+    progress.update(e);
+  }
+}
+
+void add_threads_option(CLI::App& app, int& threads) {
+  app.add_option("--threads", threads, "worker threads (0 = all cores)")
+      ->check(CLI::Range(0, 4096))
+      ->capture_default_str();
+}
+
+std::unique_ptr<MeshIndex<double>> build_index(const io::MeshData& data, const std::string& name,
+                                               int threads) {
+  std::vector<Vec3d> vertices = data.vertices;
+  std::vector<std::array<std::uint32_t, 3>> triangles = data.triangles;
+  try {
+    TriangleMesh<double> mesh(std::move(vertices), std::move(triangles));
+    BuildOptions options;
+    options.threads = threads;
+    return std::make_unique<MeshIndex<double>>(std::move(mesh), options);
+  } catch (const MeshError& e) {
+    throw io::ReadError(name + ": " + e.what());
+  }
+}
+
+LoadedMesh load_mesh(const std::string& path, int threads, bool keep_data) {
+  LoadedMesh m;
+  Timer read;
+  io::MeshData data = io::read_mesh(path);
+  m.read_ms = read.ms();
+  m.vertices = data.vertices.size();
+  m.triangles = data.triangles.size();
+  Timer build;
+  m.index = build_index(data, path, threads);
+  m.build_ms = build.ms();
+  if (keep_data) m.data = std::move(data);
+  return m;
+}
+
+Output::Output(const std::string& path) {
+  if (!path.empty() && path != "-") file_ = std::make_unique<io::AtomicFile>(path);
+}
+
+std::ostream& Output::stream() {
+  if (file_) return file_->stream();
+  return std::cout;
+}
+
+void Output::commit() {
+  if (file_) {
+    file_->commit();
+  } else {
+    std::cout.flush();
+    if (!std::cout) throw std::runtime_error("cannot write to standard output");
+  }
+}
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return ext;
+}
+
+std::pair<int, int> parse_size(const std::string& text) {
+  const std::size_t x = text.find_first_of("xX");
+  int w = 0, h = 0;
+  try {
+    std::size_t used_w = 0, used_h = 0;
+    if (x == std::string::npos) throw std::invalid_argument("no x");
+    w = std::stoi(text.substr(0, x), &used_w);
+    h = std::stoi(text.substr(x + 1), &used_h);
+    if (used_w != x || used_h != text.size() - x - 1) throw std::invalid_argument("junk");
+  } catch (const std::exception&) {
+    throw UsageError("--size must be WIDTHxHEIGHT, e.g. 800x600, not '" + text + "'");
+  }
+  if (w < 1 || h < 1 || w > 16384 || h > 16384) {
+    throw UsageError("--size " + text + ": each side must be 1 to 16384 pixels");
+  }
+  return {w, h};
+}
+
+std::string with_commas(std::size_t n) {
+  const std::string digits = std::to_string(n);
+  std::string s;
+  s.reserve(digits.size() + digits.size() / 3);
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
+  return s;
+}
+
+std::string human_bytes(std::size_t n) {
+  const double b = static_cast<double>(n);
+  if (b >= 1024.0 * 1024 * 1024) return fmt::format("{:.2f} GiB", b / (1024.0 * 1024 * 1024));
+  if (b >= 1024.0 * 1024) return fmt::format("{:.1f} MiB", b / (1024.0 * 1024));
+  if (b >= 1024.0) return fmt::format("{:.1f} KiB", b / 1024.0);
+  return fmt::format("{} B", n);
+}
+
+std::string rate(std::size_t count, double ms) {
+  if (ms <= 0) return "-";
+  const double per_s = static_cast<double>(count) / (ms / 1000.0);
+  if (per_s >= 1e6) return fmt::format("{:.2f} M/s", per_s / 1e6);
+  if (per_s >= 1e3) return fmt::format("{:.1f} k/s", per_s / 1e3);
+  return fmt::format("{:.0f} /s", per_s);
+}
+
+}  // namespace prox::cli

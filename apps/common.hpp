@@ -1,0 +1,101 @@
+// apps/common.hpp — what several `prox` commands share: loading a mesh and
+// building its index, --threads, progress on stderr, output files that appear
+// whole or not at all, and small parsers/formatters for options and reports.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+
+#include <CLI/CLI.hpp>
+
+#include "prox/io/atomic_file.hpp"
+#include "prox/io/mesh_data.hpp"
+#include "prox/mesh/mesh_index.hpp"
+
+namespace prox::cli {
+
+/// Wall-clock stopwatch.
+class Timer {
+ public:
+  Timer() : start_(std::chrono::steady_clock::now()) {}
+  double ms() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+        .count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+/// "label: 45% (450,000 of 1,000,000)" on stderr, only once the work has run a second.
+class Progress {
+ public:
+  Progress(std::string label, std::size_t total) : label_(std::move(label)), total_(total) {}
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+  ~Progress();
+  void update(std::size_t done);
+
+ private:
+  std::string label_;
+  std::size_t total_;
+  Timer timer_;
+  double last_ms_ = 0;
+  bool shown_ = false;
+};
+
+/// Runs body(begin, end) over [0, n) in blocks, showing progress after a second.
+/// Each block is one batch call, so results are those of a single call.
+void in_blocks(std::size_t n, const std::string& label,
+               const std::function<void(std::size_t, std::size_t)>& body);
+
+/// Adds --threads N (0 = all cores) to a command.
+void add_threads_option(CLI::App& app, int& threads);
+
+/// A mesh file read and indexed.
+struct LoadedMesh {
+  io::MeshData data;  ///< kept only when asked (prox info)
+  std::unique_ptr<MeshIndex<double>> index;
+  std::size_t vertices = 0;
+  std::size_t triangles = 0;
+  double read_ms = 0;
+  double build_ms = 0;
+};
+
+/// Reads `path` (any format prox reads) and builds its index on `threads` threads.
+LoadedMesh load_mesh(const std::string& path, int threads, bool keep_data = false);
+/// Builds an index over mesh data (errors name `name`).
+std::unique_ptr<MeshIndex<double>> build_index(const io::MeshData& data, const std::string& name,
+                                               int threads);
+
+/// Standard output, or a file (by path) that appears only on commit().
+class Output {
+ public:
+  /// "" or "-": standard output.
+  explicit Output(const std::string& path);
+  std::ostream& stream();
+  /// Flushes; for a file, renames the temporary over the target.
+  void commit();
+  bool is_file() const { return file_ != nullptr; }
+
+ private:
+  std::unique_ptr<io::AtomicFile> file_;
+};
+
+/// ".csv", ".npy", ".png"... in lower case ("" when none).
+std::string lower_extension(const std::string& path);
+/// "WxH" (e.g. 800x600) -> {W, H}; UsageError unless 1 <= W, H <= 16384.
+std::pair<int, int> parse_size(const std::string& text);
+/// 1234567 -> "1,234,567".
+std::string with_commas(std::size_t n);
+/// 8912345 -> "8.5 MiB".
+std::string human_bytes(std::size_t n);
+/// Queries per second as "1.23 M/s".
+std::string rate(std::size_t count, double ms);
+
+}  // namespace prox::cli
