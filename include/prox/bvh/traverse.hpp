@@ -127,20 +127,27 @@ inline void ray_boxes4(const Node4& n, const RayQuery& q, float t_min, float t_m
 #ifdef PROX_BVH_SSE
   const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
   const __m128 g = _mm_set1_ps(1.0f / 1048576.0f);
-  __m128 tn = _mm_set1_ps(t_min), tf = _mm_set1_ps(t_max);
+  __m128 tn = _mm_set1_ps(-std::numeric_limits<float>::infinity());
+  __m128 tf = _mm_set1_ps(std::numeric_limits<float>::infinity());
   for (int a = 0; a < 3; ++a) {
     const __m128 nb = _mm_load_ps(q.neg[a] ? n.hi[a] : n.lo[a]);
     const __m128 fb = _mm_load_ps(q.neg[a] ? n.lo[a] : n.hi[a]);
     const __m128 iv = _mm_set1_ps(q.inv[a]);
-    __m128 t0 = _mm_mul_ps(_mm_sub_ps(nb, _mm_set1_ps(q.o_near[a])), iv);
-    __m128 t1 = _mm_mul_ps(_mm_sub_ps(fb, _mm_set1_ps(q.o_far[a])), iv);
-    t0 = _mm_sub_ps(t0, _mm_mul_ps(_mm_and_ps(t0, absmask), g));
-    t1 = _mm_add_ps(t1, _mm_mul_ps(_mm_and_ps(t1, absmask), g));
+    const __m128 t0 = _mm_mul_ps(_mm_sub_ps(nb, _mm_set1_ps(q.o_near[a])), iv);
+    const __m128 t1 = _mm_mul_ps(_mm_sub_ps(fb, _mm_set1_ps(q.o_far[a])), iv);
     // maxps/minps return the second operand when one is NaN: a NaN slab (only
     // from absurd inputs, |direction| > FLT_MAX) is ignored, which is conservative.
     tn = _mm_max_ps(t0, tn);
     tf = _mm_min_ps(t1, tf);
   }
+  // Widen once: x -> x -+ |x| g is monotone, so it commutes with max / min.
+  tn = _mm_sub_ps(tn, _mm_mul_ps(_mm_and_ps(tn, absmask), g));
+  tf = _mm_add_ps(tf, _mm_mul_ps(_mm_and_ps(tf, absmask), g));
+  // A box missed along an axis the ray does not move on gives tn = +inf or
+  // tf = -inf, widened to NaN above; with NaN second, max/min keep the NaN and
+  // the compare below culls the box.
+  tn = _mm_max_ps(_mm_set1_ps(t_min), tn);
+  tf = _mm_min_ps(_mm_set1_ps(t_max), tf);
   const __m128 hit = _mm_cmple_ps(tn, tf);
   const __m128 nan = _mm_set1_ps(std::numeric_limits<float>::quiet_NaN());
   _mm_storeu_ps(tnear, _mm_or_ps(_mm_and_ps(hit, tn), _mm_andnot_ps(hit, nan)));
