@@ -164,14 +164,12 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMo
       first_hits(index, std::span<const Ray<double>>(rays).subspan(b, e - b),
                  std::span<MeshRayHit<double>>(out).subspan(b, e - b), batch);
     });
-    // Depth is scaled to the range of depths actually hit, so the shape reads well.
-    double near = ScalarTraits<double>::infinity(), far = -near;
-    for (const MeshRayHit<double>& h : out) {
-      if (!h.found()) continue;
-      near = std::min(near, h.t);
-      far = std::max(far, h.t);
-    }
-    if (!(far > near)) far = near + 1;
+    // Depth grey is the hit's rank among all hit depths (histogram
+    // equalisation), so near-flat parts keep their relief.
+    std::vector<double> depths;
+    for (const MeshRayHit<double>& h : out)
+      if (h.found()) depths.push_back(h.t);
+    std::sort(depths.begin(), depths.end());
     const TriangleMesh<double>& mesh = index.mesh();
     for (std::size_t i = 0; i < n; ++i) {
       const MeshRayHit<double>& h = out[i];
@@ -185,7 +183,8 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMo
         continue;
       }
       if (mode == RenderMode::depth) {
-        const double g = 1.0 - (h.t - near) / (far - near);
+        const auto rank = std::lower_bound(depths.begin(), depths.end(), h.t) - depths.begin();
+        const double g = 1.0 - static_cast<double>(rank) / static_cast<double>(depths.size());
         const std::uint8_t v = to_byte(0.12 + 0.88 * g);
         image.set(x, y, Rgb8{v, v, v});
         continue;

@@ -7,7 +7,7 @@
 // rays through pixel centres, row 0 at the top. Ray directions are
 // forward + sx * right + sy * up with |forward| = 1, so a hit's t is its depth
 // along the view axis.
-// Modes: depth (grey from the nearest hit, white, to the farthest), normal (face normal as colour, lit from
+// Modes: depth (grey by rank among hit depths: nearest white, farthest dark), normal (face normal as colour, lit from
 // the eye), id (a colour hashed from the triangle id), distance (unsigned
 // closest-point distance on the plane through the centre facing the camera,
 // coloured like `prox field2d`: glow, a band every 1/16 of the diagonal, white
