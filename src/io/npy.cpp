@@ -87,7 +87,8 @@ std::string_view dict_value(std::string_view header, std::string_view key) {
 }  // namespace
 
 NpyArray parse_npy(std::string_view bytes, const std::string& name) {
-  if (!is_npy(bytes) || bytes.size() < 10) detail::fail(name, "not a .npy file");
+  if (!is_npy(bytes)) detail::fail(name, "not a .npy file");
+  if (bytes.size() < 10) detail::fail(name, "truncated .npy header");
   const int major = static_cast<unsigned char>(bytes[6]);
   std::size_t header_len = 0, start = 0;
   if (major == 1) {

@@ -1,0 +1,357 @@
+// tests/cli/test_cli.cpp — every `prox` command on real meshes (CGAL data
+// archive) and on generated files in every format, compared value for value
+// (the CSV text must read back to the library's exact double) with the
+// library's own answers; pictures checked for size and known pixels.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "cli_support.hpp"
+#include "prox/image/png.hpp"
+#include "prox/io/mesh_topology.hpp"
+#include "prox/io/npy.hpp"
+#include "prox/io/read_mesh.hpp"
+#include "prox/io/shapes.hpp"
+#include "prox/io/write_mesh.hpp"
+#include "prox/mesh/mesh_index.hpp"
+#include "prox/mesh/winding_number.hpp"
+
+using namespace prox;
+using namespace prox::test;
+
+namespace {
+
+const std::string bunny = PROX_CGAL_DATA_DIR "/meshes/bunny00.off";
+
+MeshIndex<double> index_of(const std::string& path) {
+  io::MeshData d = io::read_mesh(path);
+  return MeshIndex<double>(TriangleMesh<double>(d.vertices, d.triangles));
+}
+
+// Random points around the mesh, as text (mixed separators, a comment, a blank line).
+std::string points_text(const Box3<double>& box, int n, std::vector<Vec3d>& points) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-0.8, 0.8);
+  const Vec3d c = box.center(), d = box.diagonal();
+  std::string text = "# x y z\n\n";
+  for (int i = 0; i < n; ++i) {
+    const Vec3d p = c + Vec3d{u(rng) * d[0], u(rng) * d[1], u(rng) * d[2]};
+    points.push_back(p);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, i % 2 ? "%.17g, %.17g, %.17g\n" : "%.17g %.17g\t%.17g  # pt\n",
+                  p[0], p[1], p[2]);
+    text += buf;
+  }
+  return text;
+}
+
+bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+void expect_closest_csv(const std::string& csv_text, const MeshIndex<double>& index,
+                        const std::vector<Vec3d>& points, bool with_sign, double max_distance) {
+  const Csv csv = parse_csv(csv_text);
+  std::vector<std::string> header{"distance", "x", "y", "z", "triangle", "u", "v", "w", "feature"};
+  if (with_sign) {
+    header.push_back("signed_distance");
+    header.push_back("winding_number");
+  }
+  ASSERT_EQ(csv.header, header);
+  ASSERT_EQ(csv.rows.size(), points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& r = csv.rows[i];
+    ASSERT_EQ(r.size(), header.size());
+    const MeshClosestPoint<double> e = index.closest_point(points[i], max_distance);
+    ASSERT_TRUE(same(num(r[0]), std::sqrt(e.sq_distance))) << i << ": " << r[0];
+    for (int k = 0; k < 3; ++k) ASSERT_TRUE(same(num(r[1 + k]), e.point[k])) << i;
+    ASSERT_EQ(r[4], std::to_string(e.triangle));
+    for (int k = 0; k < 3; ++k) ASSERT_TRUE(same(num(r[5 + k]), e.bary[k])) << i;
+    ASSERT_EQ(r[8], e.found() ? to_string(e.feature) : "none");
+    if (with_sign) {
+      const MeshSignedDistance<double> s = index.signed_distance(points[i]);
+      ASSERT_TRUE(same(num(r[9]), s.signed_distance)) << i;
+      ASSERT_TRUE(same(num(r[10]), s.winding_number)) << i;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(Cli, HelpForEveryCommand) {
+  for (const char* c : {"info", "closest", "raycast", "render", "field2d", "demo", "bench"}) {
+    const RunResult r = run_prox({c, "--help"});
+    EXPECT_EQ(r.code, 0) << c;
+    EXPECT_NE(r.out.find("--threads"), std::string::npos) << c;
+  }
+  const RunResult top = run_prox({"--help"});
+  EXPECT_EQ(top.code, 0);
+  EXPECT_NE(top.out.find("closest"), std::string::npos);
+}
+
+TEST(Cli, InfoOnTheBunny) {
+  const RunResult r = run_prox({"info", bunny});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("vertices      37,706"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("triangles     75,408"), std::string::npos) << r.out;
+  const io::MeshTopology t = io::analyze_topology(io::read_mesh(bunny));
+  EXPECT_NE(r.out.find(t.closed() ? "closed        yes" : "closed        no"), std::string::npos);
+  EXPECT_NE(r.out.find("boundary"), std::string::npos);
+  EXPECT_NE(r.out.find("index "), std::string::npos);
+  EXPECT_NE(r.out.find("build "), std::string::npos);
+}
+
+TEST(Cli, ClosestMatchesTheLibraryExactly) {
+  const MeshIndex<double> index = index_of(bunny);
+  std::vector<Vec3d> points;
+  const std::string text = points_text(index.mesh().bounds(), 400, points);
+  TempDir dir;
+  spit(dir / "points.txt", text);
+  const RunResult r = run_prox({"closest", bunny, dir / "points.txt"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_closest_csv(r.out, index, points, false, ScalarTraits<double>::infinity());
+  // --signed, to a file, reading the points from standard input.
+  const RunResult s = run_prox({"closest", bunny, "-", "--signed", "-o", dir / "c.csv"}, text);
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_TRUE(s.out.empty());
+  expect_closest_csv(slurp(dir / "c.csv"), index, points, true, ScalarTraits<double>::infinity());
+  // --max-distance: misses print nan and triangle -1.
+  const double rmax = 0.01;
+  const RunResult m = run_prox({"closest", bunny, dir / "points.txt", "--max-distance", "0.01"});
+  ASSERT_EQ(m.code, 0) << m.err;
+  expect_closest_csv(m.out, index, points, false, rmax);
+  EXPECT_NE(m.out.find(",-1,"), std::string::npos);
+}
+
+TEST(Cli, ClosestNpyInAndOut) {
+  const MeshIndex<double> index = index_of(bunny);
+  std::vector<Vec3d> points;
+  points_text(index.mesh().bounds(), 100, points);
+  points.push_back(Vec3d{std::nan(""), 0, 0});  // a non-finite query: a miss, nothing else disturbed
+  TempDir dir;
+  {
+    std::ofstream f(dir / "p.npy", std::ios::binary);
+    io::write_npy(f, &points[0][0], {points.size(), 3});
+  }
+  const RunResult r = run_prox({"closest", bunny, dir / "p.npy", "-o", dir / "out.npy"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const io::NpyArray a = io::parse_npy(slurp(dir / "out.npy"), "out.npy");
+  ASSERT_EQ(a.shape, (std::vector<std::size_t>{points.size(), 9}));
+  EXPECT_EQ(a.descr, "<f8");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const MeshClosestPoint<double> e = index.closest_point(points[i]);
+    const double* row = &a.data[9 * i];
+    ASSERT_TRUE(same(row[0], std::sqrt(e.sq_distance)));
+    for (int k = 0; k < 3; ++k) ASSERT_TRUE(same(row[1 + k], e.point[k]));
+    ASSERT_EQ(row[4], e.triangle);
+    ASSERT_EQ(row[8], e.found() ? static_cast<double>(e.feature) : -1.0);
+  }
+  EXPECT_EQ(a.data[9 * 100 + 4], -1.0);
+}
+
+TEST(Cli, RaycastEveryModeMatchesTheLibrary) {
+  const MeshIndex<double> index = index_of(bunny);
+  const Box3<double> box = index.mesh().bounds();
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-0.7, 0.7);
+  std::normal_distribution<double> g;
+  std::vector<Ray<double>> rays;
+  std::string text;
+  for (int i = 0; i < 300; ++i) {
+    const Vec3d o = box.center() + Vec3d{u(rng), u(rng), u(rng)} * 0.2;
+    Ray<double> ray{o, Vec3d{g(rng), g(rng), g(rng)}};
+    char buf[256];
+    if (i % 3 == 0) {
+      ray.t_min = 0.01;
+      ray.t_max = 0.5;
+      std::snprintf(buf, sizeof buf, "%.17g %.17g %.17g %.17g %.17g %.17g 0.01 0.5\n", o[0], o[1],
+                    o[2], ray.direction[0], ray.direction[1], ray.direction[2]);
+    } else {
+      std::snprintf(buf, sizeof buf, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", o[0], o[1], o[2],
+                    ray.direction[0], ray.direction[1], ray.direction[2]);
+    }
+    rays.push_back(ray);
+    text += buf;
+  }
+  TempDir dir;
+  spit(dir / "rays.txt", text);
+  const RunResult first = run_prox({"raycast", bunny, dir / "rays.txt"});
+  ASSERT_EQ(first.code, 0) << first.err;
+  const Csv f = parse_csv(first.out);
+  ASSERT_EQ(f.header, (std::vector<std::string>{"t", "triangle", "u", "v", "w"}));
+  ASSERT_EQ(f.rows.size(), rays.size());
+  std::size_t misses = 0;
+  for (std::size_t i = 0; i < rays.size(); ++i) {
+    const MeshRayHit<double> h = index.first_hit(rays[i]);
+    ASSERT_TRUE(same(num(f.rows[i][0]), h.t));
+    ASSERT_EQ(f.rows[i][1], std::to_string(h.triangle));
+    if (h.found()) {
+      ASSERT_EQ(num(f.rows[i][2]), 1.0 - h.u - h.v);
+      ASSERT_EQ(num(f.rows[i][3]), h.u);
+      ASSERT_EQ(num(f.rows[i][4]), h.v);
+    } else {
+      ++misses;
+      ASSERT_EQ(f.rows[i][0], "inf");
+    }
+  }
+  EXPECT_GT(misses, 0u);
+  const RunResult all = run_prox({"raycast", bunny, dir / "rays.txt", "--all"});
+  ASSERT_EQ(all.code, 0) << all.err;
+  const Csv a = parse_csv(all.out);
+  ASSERT_EQ(a.header, (std::vector<std::string>{"ray", "t", "triangle", "u", "v", "w"}));
+  std::size_t row = 0;
+  for (std::size_t i = 0; i < rays.size(); ++i) {
+    for (const MeshRayHit<double>& h : index.all_hits(rays[i])) {
+      ASSERT_LT(row, a.rows.size());
+      ASSERT_EQ(a.rows[row][0], std::to_string(i));
+      ASSERT_EQ(num(a.rows[row][1]), h.t);
+      ASSERT_EQ(a.rows[row][2], std::to_string(h.triangle));
+      ++row;
+    }
+  }
+  EXPECT_EQ(row, a.rows.size());
+  const RunResult count = run_prox({"raycast", bunny, dir / "rays.txt", "--count", "--threads", "1"});
+  const RunResult any = run_prox({"raycast", bunny, dir / "rays.txt", "--any"});
+  ASSERT_EQ(count.code, 0);
+  ASSERT_EQ(any.code, 0);
+  const Csv c = parse_csv(count.out), y = parse_csv(any.out);
+  ASSERT_EQ(c.header, std::vector<std::string>{"count"});
+  ASSERT_EQ(y.header, std::vector<std::string>{"hit"});
+  for (std::size_t i = 0; i < rays.size(); ++i) {
+    ASSERT_EQ(c.rows[i][0], std::to_string(index.count_hits(rays[i])));
+    ASSERT_EQ(y.rows[i][0], index.any_hit(rays[i]) ? "1" : "0");
+  }
+}
+
+TEST(Cli, EveryFormatGivesTheLibrarysAnswers) {
+  // The same knot in every format and encoding: prox info reports the same
+  // counts, prox closest the library's answers on that file; formats that keep
+  // doubles exactly (all but binary STL) give byte-identical CSV.
+  const io::MeshData knot = io::make_knot(0.45, 96, 12);
+  TempDir dir;
+  std::vector<std::string> files;
+  const auto write = [&](const std::string& name, auto&& fn) {
+    std::ofstream f(dir / name, std::ios::binary);
+    fn(f);
+    files.push_back(dir / name);
+  };
+  write("k.obj", [&](std::ostream& o) { io::write_obj(o, knot); });
+  write("k.off", [&](std::ostream& o) { io::write_off(o, knot); });
+  write("k_ascii.ply", [&](std::ostream& o) { io::write_ply(o, knot, io::PlyEncoding::ascii); });
+  write("k_le.ply",
+        [&](std::ostream& o) { io::write_ply(o, knot, io::PlyEncoding::binary_little_endian); });
+  write("k_be.ply",
+        [&](std::ostream& o) { io::write_ply(o, knot, io::PlyEncoding::binary_big_endian); });
+  write("k_ascii.stl", [&](std::ostream& o) { io::write_stl(o, knot, io::StlEncoding::ascii); });
+  write("k_bin.stl", [&](std::ostream& o) { io::write_stl(o, knot, io::StlEncoding::binary); });
+  std::vector<Vec3d> points;
+  const MeshIndex<double> reference(TriangleMesh<double>(knot.vertices, knot.triangles));
+  spit(dir / "p.txt", points_text(reference.mesh().bounds(), 150, points));
+  std::string exact_csv;
+  for (const std::string& f : files) {
+    const RunResult info = run_prox({"info", f});
+    ASSERT_EQ(info.code, 0) << f << ": " << info.err;
+    EXPECT_NE(info.out.find("triangles     2,304"), std::string::npos) << f << info.out;
+    EXPECT_NE(info.out.find("vertices      1,152"), std::string::npos) << f << info.out;
+    EXPECT_NE(info.out.find("closed        yes"), std::string::npos) << f;
+    const RunResult c = run_prox({"closest", f, dir / "p.txt"});
+    ASSERT_EQ(c.code, 0) << f << ": " << c.err;
+    expect_closest_csv(c.out, index_of(f), points, false, ScalarTraits<double>::infinity());
+    if (f.find("k_bin.stl") == std::string::npos) {
+      if (exact_csv.empty()) exact_csv = c.out;
+      EXPECT_EQ(c.out, exact_csv) << f;
+    }
+  }
+}
+
+TEST(Cli, ThreadCountDoesNotChangeAnswers) {
+  std::vector<Vec3d> points;
+  TempDir dir;
+  spit(dir / "p.txt", points_text(index_of(bunny).mesh().bounds(), 2000, points));
+  const RunResult one = run_prox({"closest", bunny, dir / "p.txt", "--threads", "1", "--signed"});
+  const RunResult two = run_prox({"closest", bunny, dir / "p.txt", "--threads", "2", "--signed"});
+  ASSERT_EQ(one.code, 0);
+  EXPECT_EQ(one.out, two.out);
+}
+
+TEST(Cli, RenderPicturesHaveTheirSizeAndKnownPixels) {
+  // Unit sphere: from +z the eye is sqrt(12) away; 60 degree field of view.
+  TempDir dir;
+  const std::string sphere = dir / "sphere.ply";
+  io::write_mesh(sphere, io::make_sphere(1.0, 48, 96));
+  const Rgb8 background{22, 24, 31};
+  for (const char* mode : {"depth", "normal", "id", "distance"}) {
+    const std::string png = dir / (std::string(mode) + ".png");
+    const RunResult r = run_prox({"render", sphere, "-o", png, "--size", "80x60", "--mode", mode});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Image img = read_png(png);
+    ASSERT_EQ(img.width, 80);
+    ASSERT_EQ(img.height, 60);
+    const Rgb8 centre = img.at(40, 30);
+    EXPECT_NE(centre, background) << mode;
+    if (std::string(mode) == "distance") {
+      // The plane z = 0 cuts the sphere in a circle of radius 1 = 60/4 = 15 pixels:
+      // the outline blends to white there (blue channel > 150; the amber glow
+      // and bands stay below ~110), and the centre, 1 away, is glow.
+      EXPECT_LT(centre.b, 110);
+      bool outline = false;
+      for (int x = 53; x <= 57; ++x) outline |= img.at(x, 30).b > 150;
+      EXPECT_TRUE(outline) << "no outline pixel at radius 15";
+      for (int x = 30; x <= 50; ++x) EXPECT_LT(img.at(x, 30).b, 150) << x;
+    } else {
+      EXPECT_EQ(img.at(0, 0), background) << mode;
+      EXPECT_EQ(img.at(79, 59), background) << mode;
+    }
+    if (std::string(mode) == "depth") {
+      EXPECT_EQ(centre, (Rgb8{255, 255, 255}));  // the nearest point
+    }
+    if (std::string(mode) == "normal") {
+      // Facing the eye: normal (0, 0, 1) -> blue channel brightest.
+      EXPECT_GT(centre.b, centre.r);
+      EXPECT_GT(centre.b, centre.g);
+    }
+  }
+  // --view -x: the eye on the -x side; a silhouette of the same size.
+  const RunResult side = run_prox({"render", sphere, "-o", dir / "side.png", "--size", "80x60", "--view", "-x"});
+  ASSERT_EQ(side.code, 0) << side.err;
+  EXPECT_EQ(read_png(dir / "side.png").at(40, 30).r, read_png(dir / "side.png").at(40, 30).r);
+}
+
+TEST(Cli, Field2dPicture) {
+  TempDir dir;
+  const RunResult r = run_prox({"field2d", "-o", dir / "f.png", "--size", "500x350"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Image img = read_png(dir / "f.png");
+  ASSERT_EQ(img.width, 500);
+  ASSERT_EQ(img.height, 350);
+  // Default scene: circle at (720, 200), radius 95, drawn at half scale: its
+  // outline crosses row 100 near x = (720 + 95) / 2 = 407.5; its centre is far from any outline.
+  // Outline pixels blend to white (blue > 150); the amber glow has blue < 110.
+  bool outline = false;
+  for (int x = 405; x <= 410; ++x) outline |= img.at(x, 100).b > 150;
+  EXPECT_TRUE(outline);
+  EXPECT_LT(img.at(360, 100).b, 110);
+  const RunResult s = run_prox({"field2d", "-o", dir / "s.png", "--signed"});
+  ASSERT_EQ(s.code, 0) << s.err;
+  const Image signed_img = read_png(dir / "s.png");
+  EXPECT_EQ(signed_img.width, 1000);
+  EXPECT_EQ(signed_img.height, 700);
+  EXPECT_NE(signed_img.at(720, 200), img.at(360, 100));  // inside is coloured differently
+}
+
+TEST(Cli, DemoWritesEveryPictureItNames) {
+  TempDir dir;
+  const RunResult r = run_prox({"demo", "-o", dir / "d", "--queries", "2000", "--size", "64x48"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* f : {"sphere-normal.png", "torus-normal.png", "knot-normal.png",
+                        "knot-depth.png", "knot-id.png", "knot-distance.png", "knot-slice.vti",
+                        "field2d.png", "field2d-signed.png"}) {
+    EXPECT_NE(r.out.find(f), std::string::npos) << f;
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "d" / f)) << f;
+  }
+  EXPECT_EQ(read_png(dir.path() / "d" / "knot-normal.png").width, 64);
+  EXPECT_NE(r.out.find("300/300 = brute force"), std::string::npos) << r.out;
+  // Nothing but the named files (no temporaries left behind).
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path() / "d")) ++n;
+  EXPECT_EQ(n, 9u);
+}

@@ -1,0 +1,155 @@
+// tests/cli/test_cli_errors.cpp — the command on malformed input and wrong
+// usage: exit 1 (bad input) or 2 (usage), one clear line on stderr naming the
+// file, and no output file left behind (not even a temporary).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "cli_support.hpp"
+#include "prox/io/shapes.hpp"
+#include "prox/io/write_mesh.hpp"
+
+using namespace prox;
+using namespace prox::test;
+
+namespace {
+
+std::size_t lines(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+std::size_t files_in(const std::filesystem::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
+struct BadFile {
+  const char* name;
+  std::string bytes;
+  const char* expect;
+};
+
+std::vector<BadFile> corpus() {
+  std::ostringstream ply(std::ios::binary);
+  io::write_ply(ply, io::make_torus(1, 0.3, 4, 3), io::PlyEncoding::binary_little_endian);
+  std::ostringstream stl(std::ios::binary);
+  io::write_stl(stl, io::make_torus(1, 0.3, 4, 3), io::StlEncoding::binary);
+  const std::string p = ply.str(), s = stl.str();
+  return {
+      {"empty.off", "", "empty file"},
+      {"empty.ply", "", "empty file"},
+      {"truncated.ply", p.substr(0, p.size() - 7), "truncated"},
+      {"header-only.ply", p.substr(0, p.find("end_header") + 11), "bytes are left"},
+      {"truncated.stl", s.substr(0, s.size() - 1), "truncated"},
+      {"huge.off", "OFF\n1000000000000 5 0\n0 0 0\n", "bytes follow"},
+      {"nan.off", "OFF\n3 1 0\n0 0 0\n1 nan 0\n0 1 0\n3 0 1 2\n", "line 4: non-finite"},
+      {"badnum.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0x\nf 1 2 3\n", "line 3: bad number"},
+      {"negative.ply",
+       "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+       "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
+       "0 0 0\n1 0 0\n0 1 0\n3 0 -2 1\n",
+       "negative vertex index -2"},
+      {"range.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 3\n", "vertex index 3"},
+      {"garbage.stl", std::string("\x01\x02garbage\xff\xfe", 11), "shorter than"},
+      {"garbage.bin", std::string(100, '\x07'), "unknown mesh format"},
+  };
+}
+
+}  // namespace
+
+TEST(CliErrors, MalformedMeshesExitOneWithOneLineAndNoOutput) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "out");
+  spit(dir / "p.txt", "0 0 0\n1 1 1\n");
+  spit(dir / "r.txt", "0 0 5 0 0 -1\n");
+  for (const BadFile& b : corpus()) {
+    const std::string mesh = dir / b.name;
+    spit(mesh, b.bytes);
+    const std::vector<std::vector<std::string>> commands = {
+        {"info", mesh},
+        {"closest", mesh, dir / "p.txt", "-o", (dir.path() / "out" / "c.csv").string()},
+        {"raycast", mesh, dir / "r.txt", "-o", (dir.path() / "out" / "r.npy").string()},
+        {"render", mesh, "-o", (dir.path() / "out" / "x.png").string(), "--size", "8x8"},
+    };
+    for (const auto& args : commands) {
+      const RunResult r = run_prox(args);
+      EXPECT_EQ(r.code, 1) << b.name << " " << args[0] << ": " << r.err;
+      EXPECT_EQ(lines(r.err), 1u) << b.name << ": " << r.err;
+      EXPECT_NE(r.err.find(mesh), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find(b.expect), std::string::npos) << b.name << ": " << r.err;
+      EXPECT_EQ(r.err.rfind("prox " + args[0] + ": ", 0), 0u) << r.err;
+      EXPECT_TRUE(r.out.empty()) << r.out;
+      EXPECT_EQ(files_in(dir.path() / "out"), 0u) << b.name << " " << args[0];
+    }
+  }
+}
+
+TEST(CliErrors, BadPointsAndRays) {
+  TempDir dir;
+  const std::string mesh = dir / "t.off";
+  io::write_mesh(mesh, io::make_torus(1, 0.3, 8, 6));
+  const struct {
+    const char* command;
+    const char* text;
+    const char* expect;
+  } cases[] = {
+      {"closest", "0 0 0\n1 2\n", "line 2: expected 3 numbers, found 2"},
+      {"closest", "0 0 0\n1 2 zz\n", "line 2: bad number 'zz'"},
+      {"closest", "0 0 0\n1 2 3 4\n", "found 4"},
+      {"raycast", "0 0 0 1 0 0 5\n", "line 1: expected 6 or 8 numbers, found 7"},
+      {"raycast", "0 0 0 1 0\n", "found 5"},
+      {"closest", "\x93NUMPY\x01", "truncated .npy header"},
+      {"closest", "\x93NUMPY\x01\x01\x10", "truncated .npy header"},
+  };
+  for (const auto& c : cases) {
+    spit(dir / "q.txt", c.text);
+    const std::string out = dir / "o.csv";
+    const RunResult r = run_prox({c.command, mesh, dir / "q.txt", "-o", out});
+    EXPECT_EQ(r.code, 1) << c.text;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find(dir / "q.txt"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+  const RunResult missing = run_prox({"closest", mesh, dir / "nope.txt"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find("cannot open"), std::string::npos) << missing.err;
+  const RunResult no_mesh = run_prox({"info", dir / "nope.ply"});
+  EXPECT_EQ(no_mesh.code, 1);
+  EXPECT_NE(no_mesh.err.find("nope.ply: cannot open"), std::string::npos) << no_mesh.err;
+}
+
+TEST(CliErrors, WrongUsageExitsTwo) {
+  TempDir dir;
+  const std::string mesh = dir / "t.off";
+  io::write_mesh(mesh, io::make_torus(1, 0.3, 8, 6));
+  spit(dir / "p.txt", "0 0 0\n");
+  const std::vector<std::vector<std::string>> cases = {
+      {},
+      {"frobnicate"},
+      {"closest", mesh},
+      {"closest", mesh, dir / "p.txt", "--bogus"},
+      {"closest", mesh, dir / "p.txt", "-o", dir / "x.txt"},
+      {"closest", mesh, dir / "p.txt", "--max-distance", "-1"},
+      {"closest", mesh, dir / "p.txt", "--threads", "-2"},
+      {"raycast", mesh, dir / "p.txt", "--any", "--all"},
+      {"render", mesh, "-o", dir / "x.png", "--size", "100"},
+      {"render", mesh, "-o", dir / "x.png", "--size", "0x10"},
+      {"render", mesh, "-o", dir / "x.png", "--mode", "xray"},
+      {"render", mesh, "-o", dir / "x.png", "--view", "0,0,0"},
+      {"render", mesh, "-o", dir / "x.jpg"},
+      {"render", mesh},
+      {"field2d", "-o", dir / "f.bmp"},
+  };
+  for (const auto& args : cases) {
+    const RunResult r = run_prox(args);
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    EXPECT_EQ(r.code, 2) << joined << ": " << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << joined << ": " << r.err;
+    EXPECT_NE(r.err.find("--help"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(files_in(dir.path()), 2u);  // only t.off and p.txt
+}
