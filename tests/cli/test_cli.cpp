@@ -338,6 +338,24 @@ TEST(Cli, Field2dPicture) {
   EXPECT_NE(signed_img.at(720, 200), img.at(360, 100));  // inside is coloured differently
 }
 
+TEST(Cli, Field2dSceneFile) {
+  TempDir dir;
+  spit(dir / "scene.txt", "canvas 200 100\ncircle 50 50 30\nbox 120 20 180 80\n");
+  const RunResult r = run_prox({"field2d", dir / "scene.txt", "-o", dir / "s.png", "--band", "0"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Image img = read_png(dir / "s.png");
+  ASSERT_EQ(img.width, 200);
+  ASSERT_EQ(img.height, 100);
+  EXPECT_GT(img.at(80, 50).b, 150);   // on the circle's outline (x = 50 + 30)
+  EXPECT_GT(img.at(120, 50).b, 150);  // on the box's left side
+  EXPECT_LT(img.at(100, 50).b, 110);  // between them
+  spit(dir / "bad.txt", "circle 1 2\n");
+  const RunResult bad = run_prox({"field2d", dir / "bad.txt", "-o", dir / "b.png"});
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.err.find("bad.txt:1:"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "b.png"));
+}
+
 TEST(Cli, DemoWritesEveryPictureItNames) {
   TempDir dir;
   const RunResult r = run_prox({"demo", "-o", dir / "d", "--queries", "2000", "--size", "64x48"});
