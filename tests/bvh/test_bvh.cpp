@@ -7,8 +7,11 @@
 #include <cstring>
 #include <sstream>
 
+#include <tbb/global_control.h>
+
 #include "../mesh/mesh_support.hpp"
 #include "prox/bvh/build.hpp"
+#include "prox/bvh/traverse.hpp"
 #include "support/scale.hpp"
 
 namespace {
@@ -44,6 +47,7 @@ TEST(Bvh, ValidForOptionsAndThreads) {
 }
 
 TEST(Bvh, SameTreeForAnyThreadCount) {
+  const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 8);
   const auto m = test::random_soup(int(test::scaled_count(60000, 20000)), 0.01, 2);
   const MeshIndex<float> a(test::to_float(m), BuildOptions{8, 16, 1});
   const MeshIndex<float> b(test::to_float(m), BuildOptions{8, 16, 2});
@@ -142,6 +146,37 @@ TEST(Bvh, SaveLoadRoundTripAndDamage) {
   MeshIndex<double>(test::icosphere(1)).save(sd);
   std::istringstream sdi(sd.str());
   EXPECT_THROW((void)MeshIndex<float>::load(sdi), MeshError);
+}
+
+}  // namespace
+
+namespace {
+
+// The SIMD box tests against their scalar twins (the fallback off x86): the
+// same IEEE operations in the same order, so the results are bit-identical.
+TEST(Bvh, SimdBoxTestsMatchScalarTwins) {
+  const auto m = test::cgal_mesh("elephant.off");
+  const MeshIndex<double> idx(m);
+  const auto pts = test::query_points(m, 300, 1);
+  const auto rays = test::query_rays(m, 300, 2);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const bvh::PointQuery q(pts[i]);
+    const bvh::RayQuery r(rays[i]);
+    for (const bvh::Node4& n : idx.bvh().nodes) {
+      float lb[4], ub[4], lb2[4], ub2[4], t[4], t2[4];
+      bvh::box_distances4(n, q, lb, ub);
+      bvh::box_distances4_scalar(n, q, lb2, ub2);
+      bvh::ray_boxes4(n, r, 0.0f, 2.0f, t);
+      bvh::ray_boxes4_scalar(n, r, 0.0f, 2.0f, t2);
+      for (int k = 0; k < 4; ++k) {
+        if (n.child[k] == bvh::kInvalid) continue;
+        bad += std::memcmp(&lb[k], &lb2[k], 4) != 0 || std::memcmp(&ub[k], &ub2[k], 4) != 0;
+        bad += !(t[k] == t2[k] || (std::isnan(t[k]) && std::isnan(t2[k])));
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0u);
 }
 
 }  // namespace

@@ -26,7 +26,9 @@
 #include <cstring>
 #include <limits>
 
-#if defined(__SSE2__) || defined(_M_X64)
+// SSE2 is part of every x86-64; elsewhere (or with PROX_BVH_SCALAR defined,
+// which the tests use to check the fallback) the same maths runs per lane.
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(PROX_BVH_SCALAR)
 #include <immintrin.h>
 #define PROX_BVH_SSE 1
 #endif
@@ -53,6 +55,25 @@ struct PointQuery {
   }
 };
 
+/// Scalar twin of box_distances4 (the fallback off x86; the tests compare).
+inline void box_distances4_scalar(const Node4& n, const PointQuery& q, float lb[4],
+                                  float ub[4]) {
+  for (int k = 0; k < 4; ++k) {
+    float l = 0, u = 0;
+    for (int a = 0; a < 3; ++a) {
+      const float d0 = n.lo[a][k] - q.hi[a], d1 = q.lo[a] - n.hi[a][k];
+      float d = d0 > d1 ? d0 : d1;
+      d = d > 0.0f ? d : 0.0f;
+      l += d * d;
+      const float f0 = n.hi[a][k] - q.lo[a], f1 = q.hi[a] - n.lo[a][k];
+      const float f = f0 > f1 ? f0 : f1;
+      u += f * f;
+    }
+    lb[k] = l * kShrink;
+    ub[k] = u * kGrow;
+  }
+}
+
 /// Lower and upper bounds of the squared distance from q to the four child boxes
 /// (empty slots: +inf both).
 inline void box_distances4(const Node4& n, const PointQuery& q, float lb[4], float ub[4]) {
@@ -72,17 +93,7 @@ inline void box_distances4(const Node4& n, const PointQuery& q, float lb[4], flo
   _mm_storeu_ps(lb, _mm_mul_ps(l, _mm_set1_ps(kShrink)));
   _mm_storeu_ps(ub, _mm_mul_ps(u, _mm_set1_ps(kGrow)));
 #else
-  for (int k = 0; k < 4; ++k) {
-    float l = 0, u = 0;
-    for (int a = 0; a < 3; ++a) {
-      float d = std::fmax(std::fmax(n.lo[a][k] - q.hi[a], q.lo[a] - n.hi[a][k]), 0.0f);
-      l += d * d;
-      float f = std::fmax(n.hi[a][k] - q.lo[a], q.hi[a] - n.lo[a][k]);
-      u += f * f;
-    }
-    lb[k] = l * kShrink;
-    ub[k] = u * kGrow;
-  }
+  box_distances4_scalar(n, q, lb, ub);
 #endif
 }
 
@@ -119,6 +130,30 @@ struct RayQuery {
   }
 };
 
+/// Scalar twin of ray_boxes4 (the fallback off x86; the tests compare).
+inline void ray_boxes4_scalar(const Node4& n, const RayQuery& q, float t_min, float t_max,
+                              float tnear[4]) {
+  const float g = 1.0f / 1048576.0f;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int k = 0; k < 4; ++k) {
+    float tn = -std::numeric_limits<float>::infinity();
+    float tf = std::numeric_limits<float>::infinity();
+    for (int a = 0; a < 3; ++a) {
+      const float nb = q.neg[a] ? n.hi[a][k] : n.lo[a][k];
+      const float fb = q.neg[a] ? n.lo[a][k] : n.hi[a][k];
+      const float t0 = (nb - q.o_near[a]) * q.inv[a];
+      const float t1 = (fb - q.o_far[a]) * q.inv[a];
+      tn = t0 > tn ? t0 : tn;  // a NaN slab is ignored, as maxps does
+      tf = t1 < tf ? t1 : tf;
+    }
+    tn = tn - std::fabs(tn) * g;
+    tf = tf + std::fabs(tf) * g;
+    tn = std::isnan(tn) ? nan : (t_min > tn ? t_min : tn);
+    tf = std::isnan(tf) ? nan : (t_max < tf ? t_max : tf);
+    tnear[k] = tn <= tf ? tn : nan;
+  }
+}
+
 /// Entry distance of the ray into each child box, or NaN where the box is
 /// missed within [t_min, t_max] (NaN fails every comparison, even with an
 /// infinite t_max).
@@ -152,21 +187,7 @@ inline void ray_boxes4(const Node4& n, const RayQuery& q, float t_min, float t_m
   const __m128 nan = _mm_set1_ps(std::numeric_limits<float>::quiet_NaN());
   _mm_storeu_ps(tnear, _mm_or_ps(_mm_and_ps(hit, tn), _mm_andnot_ps(hit, nan)));
 #else
-  const float g = 1.0f / 1048576.0f;
-  for (int k = 0; k < 4; ++k) {
-    float tn = t_min, tf = t_max;
-    for (int a = 0; a < 3; ++a) {
-      const float nb = q.neg[a] ? n.hi[a][k] : n.lo[a][k];
-      const float fb = q.neg[a] ? n.lo[a][k] : n.hi[a][k];
-      float t0 = (nb - q.o_near[a]) * q.inv[a];
-      float t1 = (fb - q.o_far[a]) * q.inv[a];
-      t0 -= std::fabs(t0) * g;
-      t1 += std::fabs(t1) * g;
-      tn = t0 > tn ? t0 : tn;
-      tf = t1 < tf ? t1 : tf;
-    }
-    tnear[k] = tn <= tf ? tn : std::numeric_limits<float>::quiet_NaN();
-  }
+  ray_boxes4_scalar(n, q, t_min, t_max, tnear);
 #endif
 }
 
@@ -204,6 +225,8 @@ inline int select_children(const Bvh4& bvh, const Node4& n, const float key[4], 
         _mm_prefetch(line, _MM_HINT_T0);
         _mm_prefetch(line + 64, _MM_HINT_T0);
       }
+#else
+      (void)bvh;
 #endif
     }
   if (nk == 2) {
