@@ -4,7 +4,10 @@
 // save/load round-trips and rejects damaged files with MeshError.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <random>
 #include <sstream>
 
 #include <tbb/global_control.h>
@@ -177,6 +180,31 @@ TEST(Bvh, SimdBoxTestsMatchScalarTwins) {
     }
   }
   EXPECT_EQ(bad, 0u);
+}
+
+}  // namespace
+
+namespace {
+
+// Outward rounding to float against std::nextafter, over many magnitudes,
+// signed zeros, denormals and values beyond the float range.
+TEST(Bvh, FloatRoundingIsOutward) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::size_t bad = 0;
+  auto check = [&](double x) {
+    float rd = float(x), ru = float(x);
+    if (double(rd) > x) rd = std::nextafter(rd, -std::numeric_limits<float>::infinity());
+    if (double(ru) < x) ru = std::nextafter(ru, std::numeric_limits<float>::infinity());
+    bad += !(bvh::float_down(x) == rd && bvh::float_up(x) == ru);
+    bad += !(double(bvh::float_down(x)) <= x && x <= double(bvh::float_up(x)));
+  };
+  const std::int64_t n = test::scaled_count(1000000);
+  for (std::int64_t i = 0; i < n; ++i) check(u(rng) * std::pow(10.0, int(u(rng) * 50)));
+  for (double x : {0.0, -0.0, 1e39, -1e39, 3.5e38, -3.5e38, 1e-46, -1e-46, 1e-300, 1e300})
+    check(x);
+  EXPECT_EQ(bad, 0u);
+  EXPECT_EQ(bvh::float_down(1.5f), 1.5f);
 }
 
 }  // namespace

@@ -14,7 +14,9 @@
 // caller's business (TriangleMesh rejects non-finite vertices).
 #pragma once
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <span>
 #include <string>
@@ -34,19 +36,27 @@ void refit_bvh4(Bvh4& bvh, std::span<const Box3<float>> boxes);
 /// parents, leaf sizes); returns an empty string when valid, else the problem.
 std::string validate_bvh4(const Bvh4& bvh, std::size_t num_prims);
 
-/// Largest float <= x (x in float or double).
+/// The float after / before f (f not NaN): bit arithmetic, no libm call
+/// (this runs several times per query).
+inline float float_next_up(float f) {
+  if (f == std::numeric_limits<float>::infinity()) return f;
+  if (f == 0.0f) return std::numeric_limits<float>::denorm_min();
+  const std::uint32_t b = std::bit_cast<std::uint32_t>(f);
+  return std::bit_cast<float>(f > 0.0f ? b + 1 : b - 1);
+}
+inline float float_next_down(float f) { return -float_next_up(-f); }
+
+/// Largest float <= x (x in float or double; NaN stays NaN).
 template <class T>
 inline float float_down(const T& x) {
-  float f = static_cast<float>(x);
-  if (static_cast<T>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
-  return f;
+  const float f = static_cast<float>(x);
+  return static_cast<T>(f) > x ? float_next_down(f) : f;
 }
 /// Smallest float >= x.
 template <class T>
 inline float float_up(const T& x) {
-  float f = static_cast<float>(x);
-  if (static_cast<T>(f) < x) f = std::nextafter(f, std::numeric_limits<float>::infinity());
-  return f;
+  const float f = static_cast<float>(x);
+  return static_cast<T>(f) < x ? float_next_up(f) : f;
 }
 
 /// Float box that contains every point of a box in T (rounded outward).
