@@ -21,6 +21,7 @@
 // a box that holds its hit. The primitives' own test decides the answer.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -216,19 +217,28 @@ inline void sort_desc(StackEntry* e, int n) {
 inline int select_children(const Bvh4& bvh, const Node4& n, const float key[4], float limit,
                            StackEntry out[4]) {
   int nk = 0;
-  for (int k = 0; k < 4; ++k)
-    if (key[k] <= limit && n.child[k] != kInvalid) {
-      out[nk++] = StackEntry{n.child[k], n.count[k], key[k]};
 #ifdef PROX_BVH_SSE
-      if (n.count[k] == 0) {
-        const char* line = reinterpret_cast<const char*>(&bvh.nodes[n.child[k]]);
-        _mm_prefetch(line, _MM_HINT_T0);
-        _mm_prefetch(line + 64, _MM_HINT_T0);
-      }
-#else
-      (void)bvh;
-#endif
+  // One compare for the four keys, one for the unused slots; then only the
+  // passing children are visited (fewer unpredictable branches).
+  unsigned mask = unsigned(_mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(key), _mm_set1_ps(limit))));
+  const __m128i ch = _mm_load_si128(reinterpret_cast<const __m128i*>(n.child));
+  mask &= ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(ch, _mm_set1_epi32(-1)))));
+  while (mask != 0) {
+    const int k = std::countr_zero(mask);
+    mask &= mask - 1;
+    out[nk++] = StackEntry{n.child[k], n.count[k], key[k]};
+    if (n.count[k] == 0) {
+      const char* line = reinterpret_cast<const char*>(&bvh.nodes[n.child[k]]);
+      _mm_prefetch(line, _MM_HINT_T0);
+      _mm_prefetch(line + 64, _MM_HINT_T0);
     }
+  }
+#else
+  (void)bvh;
+  for (int k = 0; k < 4; ++k)
+    if (key[k] <= limit && n.child[k] != kInvalid)
+      out[nk++] = StackEntry{n.child[k], n.count[k], key[k]};
+#endif
   if (nk == 2) {
     if (out[0].key < out[1].key) {
       const StackEntry t = out[0];
