@@ -55,16 +55,134 @@ std::vector<Ray<double>> random_rays(const Box3<double>& box, std::size_t n, std
   return r;
 }
 
+struct DemoOptions {
+  std::string dir = "prox-demo";
+  std::string size = "640x480";
+  std::size_t queries = 200000;
+  int threads = 0;
+};
+
+// Runs every query kind on one mesh, checks a sample, prints one table row.
+void query_row(std::ostream& out, const DemoMesh& dm, const MeshIndex<double>& index,
+               double build_ms, const DemoOptions& o, std::mt19937_64& rng) {
+  const std::size_t nq = o.queries;
+  BatchOptions batch;
+  batch.threads = o.threads;
+  const Box3<double> box = index.mesh().bounds();
+  const std::vector<Vec3d> points = random_points(box, nq, rng);
+  const std::vector<Ray<double>> rays = random_rays(box, nq, rng);
+  std::vector<MeshClosestPoint<double>> cp(nq);
+  std::vector<MeshRayHit<double>> fh(nq);
+  std::vector<std::uint8_t> ah(nq);
+  std::vector<std::uint32_t> ch(nq);
+  const auto ray_span = std::span<const Ray<double>>(rays);
+  Timer t1;
+  closest_points(index, std::span<const Vec3d>(points), std::span<MeshClosestPoint<double>>(cp),
+                 ScalarTraits<double>::infinity(), batch);
+  const double cp_ms = t1.ms();
+  Timer t2;
+  first_hits(index, ray_span, std::span<MeshRayHit<double>>(fh), batch);
+  const double fh_ms = t2.ms();
+  Timer t3;
+  any_hits(index, ray_span, std::span<std::uint8_t>(ah), batch);
+  const double ah_ms = t3.ms();
+  Timer t4;
+  count_hits(index, ray_span, std::span<std::uint32_t>(ch), batch);
+  const double ch_ms = t4.ms();
+  // Checks: the BVH against the brute-force twin (exact equality), and
+  // inside/outside by ray parity against the winding number.
+  const BruteForce<double> brute(index.mesh());
+  const std::size_t nb = std::min<std::size_t>(nq, 300);
+  std::size_t agree = 0, parity_agree = 0;
+  for (std::size_t i = 0; i < nb; ++i) {
+    const MeshClosestPoint<double> b = brute.closest_point(points[i]);
+    const MeshRayHit<double> r = brute.first_hit(rays[i]);
+    agree += b.sq_distance == cp[i].sq_distance && b.triangle == cp[i].triangle &&
+             r.triangle == fh[i].triangle && r.t == fh[i].t;
+    const bool inside_parity = ch[i] % 2 == 1;
+    const bool inside_winding = std::abs(index.winding_number(rays[i].origin)) >= 0.5;
+    parity_agree += inside_parity == inside_winding;
+  }
+  out << fmt::format("{:<8}{:>11}{:>8}{:>7.1f} ms{:>11}{:>14}{:>13}{:>12}{:>12}  {}/{} = brute force, "
+                     "{}/{} parity = winding\n",
+                     dm.name, with_commas(dm.data.triangles.size()),
+                     io::analyze_topology(dm.data).closed() ? "yes" : "no", build_ms,
+                     human_bytes(index.memory_bytes()), rate(nq, cp_ms), rate(nq, fh_ms),
+                     rate(nq, ah_ms), rate(nq, ch_ms), agree, nb, parity_agree, nb);
+  out.flush();
+}
+
+// The unsigned distance on the plane z = centre, as a VTK ImageData grid.
+void write_slice_vti(const std::filesystem::path& path, const MeshIndex<double>& index, int threads) {
+  const Box3<double> box = index.mesh().bounds();
+  io::VtiGrid grid;
+  const int gx = 160, gy = 120;
+  grid.dims = {gx, gy, 1};
+  const Vec3d c = box.center(), d = box.diagonal();
+  grid.origin = {c[0] - 0.6 * d[0], c[1] - 0.6 * d[1], c[2]};
+  grid.spacing = {1.2 * d[0] / (gx - 1), 1.2 * d[1] / (gy - 1), 1};
+  std::vector<Vec3d> points;
+  for (int j = 0; j < gy; ++j)
+    for (int i = 0; i < gx; ++i)
+      points.push_back(Vec3d{grid.origin[0] + i * grid.spacing[0], grid.origin[1] + j * grid.spacing[1], c[2]});
+  std::vector<MeshClosestPoint<double>> res(points.size());
+  BatchOptions batch;
+  batch.threads = threads;
+  closest_points(index, std::span<const Vec3d>(points), std::span<MeshClosestPoint<double>>(res),
+                 ScalarTraits<double>::infinity(), batch);
+  std::vector<double> dist(res.size());
+  for (std::size_t i = 0; i < res.size(); ++i) dist[i] = std::sqrt(res[i].sq_distance);
+  io::AtomicFile vti(path, false);
+  io::write_vti(vti.stream(), grid, dist.data());
+  vti.commit();
+}
+
+// Pictures of one mesh: the knot in every mode (and its slice as numbers), the others shaded.
+void mesh_pictures(const DemoMesh& dm, const MeshIndex<double>& index, const DemoOptions& o,
+                   int w, int h, std::vector<Picture>& pictures) {
+  const auto save = [&](const std::string& file, const Image& img, const std::string& what) {
+    write_png(std::filesystem::path(o.dir) / file, img);
+    pictures.push_back({file, what});
+  };
+  const Vec3d view = dm.name == "torus" ? Vec3d{0, -1, 1.2} : Vec3d{0, 0, 1};
+  const Camera cam = make_camera(index.mesh().bounds(), view, w, h);
+  if (dm.name != "knot") {
+    save(dm.name + "-normal.png", render_mesh(index, cam, RenderMode::normal, o.threads),
+         dm.name + ", shaded normals");
+    return;
+  }
+  const std::pair<RenderMode, const char*> modes[] = {
+      {RenderMode::normal, "shaded normals"},
+      {RenderMode::depth, "depth (near = bright)"},
+      {RenderMode::id, "triangle ids (hashed colours)"},
+      {RenderMode::distance, "unsigned distance on the plane z = 0 (bands every 1/16 diagonal)"}};
+  for (const auto& [mode, what] : modes) {
+    save(dm.name + "-" + to_string(mode) + ".png", render_mesh(index, cam, mode, o.threads),
+         dm.name + ", " + what);
+  }
+  write_slice_vti(std::filesystem::path(o.dir) / "knot-slice.vti", index, o.threads);
+  pictures.push_back({"knot-slice.vti", "knot, unsigned distance on z = 0, 160x120 grid (ParaView)"});
+}
+
+// The 2D scene's distance fields, unsigned and signed.
+void field_pictures(const DemoOptions& o, std::vector<Picture>& pictures) {
+  planar::FieldOptions field;
+  for (const planar::Part part : {planar::Part::boundary, planar::Part::solid}) {
+    field.part = part;
+    const bool solid = part == planar::Part::solid;
+    const Image img = planar::render_distance_field(planar::default_scene(), field);
+    const std::string file = solid ? "field2d-signed.png" : "field2d.png";
+    write_png(std::filesystem::path(o.dir) / file, img);
+    pictures.push_back({file, fmt::format("2D scene, {} distance field, {}x{}",
+                                          solid ? "signed (blue inside)" : "unsigned",
+                                          img.width, img.height)});
+  }
+}
+
 }  // namespace
 
 Runner setup_demo(CLI::App& app) {
-  struct Options {
-    std::string dir = "prox-demo";
-    std::string size = "640x480";
-    std::size_t queries = 200000;
-    int threads = 0;
-  };
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<DemoOptions>();
   app.add_option("-o,--output", o->dir, "folder for the pictures")->capture_default_str();
   app.add_option("--size", o->size, "picture size WIDTHxHEIGHT")->capture_default_str();
   app.add_option("--queries", o->queries, "points and rays per mesh")
@@ -80,10 +198,9 @@ Runner setup_demo(CLI::App& app) {
       throw std::runtime_error("cannot create the folder '" + o->dir + "': " + ec.message());
     }
     std::ostream& out = std::cout;
-    const std::size_t nq = o->queries;
     out << fmt::format("prox demo: closest points, ray hits and inside/outside on built-in meshes\n"
                        "({} points and {} rays per mesh, threads: {})\n\n",
-                       with_commas(nq), with_commas(nq),
+                       with_commas(o->queries), with_commas(o->queries),
                        o->threads ? std::to_string(o->threads) : "all cores");
     const DemoMesh meshes[] = {{"sphere", io::make_sphere(1.0, 96, 192)},
                                {"torus", io::make_torus(1.0, 0.35, 256, 64)},
@@ -92,109 +209,15 @@ Runner setup_demo(CLI::App& app) {
                        "triangles", "closed", "build", "memory", "closest pt", "first hit",
                        "any hit", "count", "checks");
     std::vector<Picture> pictures;
-    BatchOptions batch;
-    batch.threads = o->threads;
     std::mt19937_64 rng(1);
     for (const DemoMesh& dm : meshes) {
-      const io::MeshTopology topo = io::analyze_topology(dm.data);
       Timer tb;
       const auto index = build_index(dm.data, dm.name, o->threads);
       const double build_ms = tb.ms();
-      const Box3<double> box = index->mesh().bounds();
-      const std::vector<Vec3d> points = random_points(box, nq, rng);
-      const std::vector<Ray<double>> rays = random_rays(box, nq, rng);
-      std::vector<MeshClosestPoint<double>> cp(nq);
-      std::vector<MeshRayHit<double>> fh(nq);
-      std::vector<std::uint8_t> ah(nq);
-      std::vector<std::uint32_t> ch(nq);
-      Timer t1;
-      closest_points(*index, std::span<const Vec3d>(points), std::span<MeshClosestPoint<double>>(cp),
-                     ScalarTraits<double>::infinity(), batch);
-      const double cp_ms = t1.ms();
-      Timer t2;
-      first_hits(*index, std::span<const Ray<double>>(rays), std::span<MeshRayHit<double>>(fh), batch);
-      const double fh_ms = t2.ms();
-      Timer t3;
-      any_hits(*index, std::span<const Ray<double>>(rays), std::span<std::uint8_t>(ah), batch);
-      const double ah_ms = t3.ms();
-      Timer t4;
-      count_hits(*index, std::span<const Ray<double>>(rays), std::span<std::uint32_t>(ch), batch);
-      const double ch_ms = t4.ms();
-      // Checks: the BVH against the brute-force twin (exact equality), and
-      // inside/outside by ray parity against the winding number.
-      const BruteForce<double> brute(index->mesh());
-      const std::size_t nb = std::min<std::size_t>(nq, 300);
-      std::size_t agree = 0, parity_agree = 0;
-      for (std::size_t i = 0; i < nb; ++i) {
-        const MeshClosestPoint<double> b = brute.closest_point(points[i]);
-        const MeshRayHit<double> r = brute.first_hit(rays[i]);
-        agree += b.sq_distance == cp[i].sq_distance && b.triangle == cp[i].triangle &&
-                 r.triangle == fh[i].triangle && r.t == fh[i].t;
-        const bool inside_parity = ch[i] % 2 == 1 && rays[i].t_min == 0;
-        const bool inside_winding = std::abs(index->winding_number(rays[i].origin)) >= 0.5;
-        parity_agree += inside_parity == inside_winding;
-      }
-      out << fmt::format("{:<8}{:>11}{:>8}{:>7.1f} ms{:>11}{:>14}{:>13}{:>12}{:>12}  {}/{} = brute force, "
-                         "{}/{} parity = winding\n",
-                         dm.name, with_commas(dm.data.triangles.size()), topo.closed() ? "yes" : "no",
-                         build_ms, human_bytes(index->memory_bytes()), rate(nq, cp_ms),
-                         rate(nq, fh_ms), rate(nq, ah_ms), rate(nq, ch_ms), agree, nb, parity_agree,
-                         nb);
-      // Pictures.
-      const auto save = [&](const std::string& file, const Image& img, const std::string& what) {
-        write_png(std::filesystem::path(o->dir) / file, img);
-        pictures.push_back({file, what});
-      };
-      const Vec3d view = dm.name == "torus" ? Vec3d{0, -1, 1.2} : Vec3d{0, 0, 1};
-      const Camera cam = make_camera(box, view, w, h);
-      if (dm.name == "knot") {
-        for (RenderMode mode : {RenderMode::normal, RenderMode::depth, RenderMode::id, RenderMode::distance}) {
-          const char* what = mode == RenderMode::normal ? "shaded normals"
-                             : mode == RenderMode::depth ? "depth (near = bright)"
-                             : mode == RenderMode::id ? "triangle ids (hashed colours)"
-                                                      : "unsigned distance on the plane z = 0 (bands every 1/16 diagonal)";
-          save(dm.name + "-" + to_string(mode) + ".png",
-               render_mesh(*index, cam, mode, o->threads), std::string(dm.name) + ", " + what);
-        }
-        // The same slice as numbers: a VTK ImageData grid on the plane z = 0.
-        io::VtiGrid grid;
-        const int gx = 160, gy = 120;
-        grid.dims = {gx, gy, 1};
-        const Vec3d c = box.center(), d = box.diagonal();
-        grid.origin = {c[0] - 0.6 * d[0], c[1] - 0.6 * d[1], c[2]};
-        grid.spacing = {1.2 * d[0] / (gx - 1), 1.2 * d[1] / (gy - 1), 1};
-        std::vector<Vec3d> gp;
-        for (int j = 0; j < gy; ++j)
-          for (int i = 0; i < gx; ++i)
-            gp.push_back(Vec3d{grid.origin[0] + i * grid.spacing[0], grid.origin[1] + j * grid.spacing[1], c[2]});
-        std::vector<MeshClosestPoint<double>> gr(gp.size());
-        closest_points(*index, std::span<const Vec3d>(gp), std::span<MeshClosestPoint<double>>(gr),
-                       ScalarTraits<double>::infinity(), batch);
-        std::vector<double> dist(gr.size());
-        for (std::size_t i = 0; i < gr.size(); ++i) dist[i] = std::sqrt(gr[i].sq_distance);
-        io::AtomicFile vti(std::filesystem::path(o->dir) / "knot-slice.vti", false);
-        io::write_vti(vti.stream(), grid, dist.data());
-        vti.commit();
-        pictures.push_back({"knot-slice.vti",
-                            fmt::format("knot, unsigned distance on z = {:.3g}, {}x{} grid (ParaView)", c[2], gx, gy)});
-      } else {
-        save(dm.name + "-normal.png", render_mesh(*index, cam, RenderMode::normal, o->threads),
-             dm.name + ", shaded normals");
-      }
+      query_row(out, dm, *index, build_ms, *o, rng);
+      mesh_pictures(dm, *index, *o, w, h, pictures);
     }
-    planar::FieldOptions field;
-    field.part = planar::Part::boundary;
-    {
-      Timer tf;
-      const Image img = planar::render_distance_field(planar::default_scene(), field);
-      write_png(std::filesystem::path(o->dir) / "field2d.png", img);
-      pictures.push_back({"field2d.png", fmt::format("2D scene, unsigned distance field, {}x{} ({:.0f} ms)",
-                                                     img.width, img.height, tf.ms())});
-      field.part = planar::Part::solid;
-      const Image img2 = planar::render_distance_field(planar::default_scene(), field);
-      write_png(std::filesystem::path(o->dir) / "field2d-signed.png", img2);
-      pictures.push_back({"field2d-signed.png", "2D scene, signed distance field (blue inside)"});
-    }
+    field_pictures(*o, pictures);
     out << "\nrates are queries per second; points uniform in 1.5x the bounding box, rays from "
            "such points in uniform random directions.\n";
     out << fmt::format("\nfiles in {}/:\n", o->dir);
