@@ -26,6 +26,7 @@ namespace {
 using Box3f = Box3<float>;
 
 constexpr int kDepthLimit = 48;
+static_assert(kDepthLimit + 32 < kMaxTreeDepth, "median splits after kDepthLimit add <= 32 levels");
 constexpr std::size_t kParallelThreshold = 4096;
 constexpr int kMaxBins = 64;
 // SAH: a node visit costs about 3 triangle tests (measured on bunny: leaves of
@@ -426,6 +427,16 @@ std::string validate_bvh4(const Bvh4& bvh, std::size_t num_prims) {
   }
   for (std::size_t i = 1; i < bvh.nodes.size(); ++i)
     if (parents[i] != 1) return "node " + std::to_string(i) + " is unreachable";
+  // Depth: traversal stacks are sized for the builder's bound (kMaxTreeDepth).
+  std::vector<int> depth(bvh.nodes.size(), 1);
+  for (std::size_t i = 0; i < bvh.nodes.size(); ++i) {
+    if (depth[i] > kMaxTreeDepth)
+      return "tree deeper than " + std::to_string(kMaxTreeDepth) + " levels";
+    for (int k = 0; k < 4; ++k) {
+      const Node4& n = bvh.nodes[i];
+      if (n.count[k] == 0 && n.child[k] != kInvalid) depth[n.child[k]] = depth[i] + 1;
+    }
+  }
   for (char c : covered)
     if (!c) return "a primitive is in no leaf";
   return "";

@@ -208,3 +208,37 @@ TEST(Bvh, FloatRoundingIsOutward) {
 }
 
 }  // namespace
+
+namespace {
+
+// A forged index with a caterpillar tree deeper than kMaxTreeDepth is
+// rejected by the validator (it would overflow traversal stacks).
+TEST(Bvh, ValidatorRejectsTooDeepTrees) {
+  bvh::Bvh4 b;
+  const int levels = bvh::kMaxTreeDepth + 5;
+  const std::uint32_t prims = std::uint32_t(levels) * 3 + 1;
+  for (std::uint32_t i = 0; i < prims; ++i) b.prims.push_back(i);
+  std::uint32_t next_prim = 0;
+  for (int l = 0; l < levels; ++l) {
+    bvh::Node4 n{};
+    for (int k = 0; k < 3; ++k) {
+      n.child[k] = next_prim++;
+      n.count[k] = 1;
+    }
+    if (l + 1 < levels) {
+      n.child[3] = std::uint32_t(l + 1);
+      n.count[3] = 0;
+    } else {
+      n.child[3] = next_prim++;
+      n.count[3] = 1;
+    }
+    b.nodes.push_back(n);
+  }
+  EXPECT_NE(bvh::validate_bvh4(b, prims).find("deeper"), std::string::npos);
+  b.nodes.resize(10);  // and a shallow one of the same kind is fine once closed
+  b.nodes[9].child[3] = next_prim - 1;
+  b.nodes[9].count[3] = 1;
+  EXPECT_NE(bvh::validate_bvh4(b, prims), "");  // prims left uncovered: still invalid
+}
+
+}  // namespace

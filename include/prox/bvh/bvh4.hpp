@@ -28,6 +28,11 @@ namespace prox::bvh {
 
 inline constexpr std::uint32_t kInvalid = 0xffffffffu;
 
+/// Most levels a Bvh4 may have. The builder stays below 48 + 32 (SAH until
+/// level 48, then object medians); load() rejects deeper trees, so traversal
+/// stacks (3 entries per level at most) never overflow.
+inline constexpr int kMaxTreeDepth = 128;
+
 struct alignas(64) Node4 {
   float lo[3][4];             ///< lo[axis][child]
   float hi[3][4];             ///< hi[axis][child]

@@ -42,7 +42,8 @@ namespace prox::bvh {
 
 inline constexpr float kShrink = 1.0f - 1.0f / 1048576.0f;  ///< 1 - 2^-20
 inline constexpr float kGrow = 1.0f + 1.0f / 1048576.0f;    ///< 1 + 2^-20
-inline constexpr int kStackSize = 512;
+inline constexpr int kStackSize = 4 * kMaxTreeDepth;  ///< > 3 entries per level + 1
+static_assert(kStackSize > 3 * kMaxTreeDepth + 4, "traversal stack too small");
 
 /// A query point as a float interval.
 struct PointQuery {
@@ -214,6 +215,7 @@ inline void sort_desc(StackEntry* e, int n) {
 /// Children of n whose key passes (key <= limit; NaN fails), nearest last.
 /// Returns how many; unused slots (child == kInvalid) never pass. Inner
 /// children are prefetched: traversal time is mostly waiting for node lines.
+template <bool kPrefetch = true>
 inline int select_children(const Bvh4& bvh, const Node4& n, const float key[4], float limit,
                            StackEntry out[4]) {
   int nk = 0;
@@ -227,7 +229,7 @@ inline int select_children(const Bvh4& bvh, const Node4& n, const float key[4], 
     const int k = std::countr_zero(mask);
     mask &= mask - 1;
     out[nk++] = StackEntry{n.child[k], n.count[k], key[k]};
-    if (n.count[k] == 0) {
+    if (kPrefetch && n.count[k] == 0) {
       const char* line = reinterpret_cast<const char*>(&bvh.nodes[n.child[k]]);
       _mm_prefetch(line, _MM_HINT_T0);
       _mm_prefetch(line + 64, _MM_HINT_T0);
