@@ -35,15 +35,104 @@ void hit_values(std::vector<double>& a, const MeshRayHit<double>& h) {
                      h.found() ? h.u : nan, h.found() ? h.v : nan});
 }
 
+struct RaycastOptions {
+  std::string mesh, rays, out;
+  bool any = false, all = false, count = false;
+  int threads = 0;
+};
+
+using RaySpan = std::span<const Ray<double>>;
+
+// --any or --count: one value per ray.
+void write_any_or_count(Output& out, bool npy, const MeshIndex<double>& index,
+                        const std::vector<Ray<double>>& rays, bool any, const BatchOptions& batch) {
+  const std::size_t n = rays.size();
+  std::vector<std::uint8_t> hit(any ? n : 0);
+  std::vector<std::uint32_t> cnt(any ? 0 : n);
+  in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+    const RaySpan in = RaySpan(rays).subspan(b, e - b);
+    if (any) any_hits(index, in, std::span<std::uint8_t>(hit).subspan(b, e - b), batch);
+    else count_hits(index, in, std::span<std::uint32_t>(cnt).subspan(b, e - b), batch);
+  });
+  if (npy && any) {
+    io::write_npy(out.stream(), hit.data(), {n});
+  } else if (npy) {
+    const std::vector<std::int32_t> c(cnt.begin(), cnt.end());
+    io::write_npy(out.stream(), c.data(), {n});
+  } else {
+    io::CsvWriter csv(out.stream(), {any ? "hit" : "count"});
+    for (std::size_t i = 0; i < n; ++i) {
+      if (any) csv.field(static_cast<int>(hit[i]));
+      else csv.field(cnt[i]);
+      csv.end_row();
+    }
+    csv.flush();
+  }
+}
+
+// --all: one row per hit, with the ray's index.
+void write_all_hits(Output& out, bool npy, const MeshIndex<double>& index,
+                    const std::vector<Ray<double>>& rays, const BatchOptions& batch) {
+  const std::size_t n = rays.size();
+  std::vector<std::vector<MeshRayHit<double>>> hits(n);
+  in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+    // all_hits has no batch form: run it on the same pool, one ray per slot.
+    detail::batch_for(e - b, batch, [&](std::size_t lo, std::size_t hi) {
+      for (std::size_t i = lo; i < hi; ++i) hits[b + i] = index.all_hits(rays[b + i]);
+    });
+  });
+  if (npy) {
+    std::vector<double> a;
+    std::size_t rows = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (const MeshRayHit<double>& h : hits[i]) {
+        a.push_back(static_cast<double>(i));
+        hit_values(a, h);
+        ++rows;
+      }
+    }
+    io::write_npy(out.stream(), a.data(), {rows, 6});
+    return;
+  }
+  io::CsvWriter csv(out.stream(), {"ray", "t", "triangle", "u", "v", "w"});
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const MeshRayHit<double>& h : hits[i]) {
+      csv.field(i);
+      hit_fields(csv, h);
+      csv.end_row();
+    }
+  }
+  csv.flush();
+}
+
+// Default: the first hit of each ray.
+void write_first_hits(Output& out, bool npy, const MeshIndex<double>& index,
+                      const std::vector<Ray<double>>& rays, const BatchOptions& batch) {
+  const std::size_t n = rays.size();
+  std::vector<MeshRayHit<double>> first(n);
+  in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+    first_hits(index, RaySpan(rays).subspan(b, e - b),
+               std::span<MeshRayHit<double>>(first).subspan(b, e - b), batch);
+  });
+  if (npy) {
+    std::vector<double> a;
+    a.reserve(n * 5);
+    for (const MeshRayHit<double>& h : first) hit_values(a, h);
+    io::write_npy(out.stream(), a.data(), {n, 5});
+    return;
+  }
+  io::CsvWriter csv(out.stream(), {"t", "triangle", "u", "v", "w"});
+  for (const MeshRayHit<double>& h : first) {
+    hit_fields(csv, h);
+    csv.end_row();
+  }
+  csv.flush();
+}
+
 }  // namespace
 
 Runner setup_raycast(CLI::App& app) {
-  struct Options {
-    std::string mesh, rays, out;
-    bool any = false, all = false, count = false;
-    int threads = 0;
-  };
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<RaycastOptions>();
   app.add_option("MESH", o->mesh, "mesh file (.obj .ply .stl .off)")->required();
   app.add_option("RAYS", o->rays,
                  "rays: 6 numbers per line (ox oy oz dx dy dz) or 8 (+ t_min t_max), "
@@ -63,85 +152,14 @@ Runner setup_raycast(CLI::App& app) {
     if (!o->out.empty() && o->out != "-" && !npy && ext != ".csv") {
       throw UsageError("-o must name a .csv or .npy file, not '" + o->out + "'");
     }
-    LoadedMesh m = load_mesh(o->mesh, o->threads);
+    const LoadedMesh m = load_mesh(o->mesh, o->threads);
     const std::vector<Ray<double>> rays = io::read_rays(o->rays);
-    const std::size_t n = rays.size();
     BatchOptions batch;
     batch.threads = o->threads;
     Output out(o->out);
-    const auto span_of = [&](std::size_t b, std::size_t e) {
-      return std::span<const Ray<double>>(rays).subspan(b, e - b);
-    };
-    if (o->any || o->count) {
-      std::vector<std::uint8_t> hit(o->any ? n : 0);
-      std::vector<std::uint32_t> cnt(o->count ? n : 0);
-      in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
-        if (o->any) any_hits(*m.index, span_of(b, e), std::span<std::uint8_t>(hit).subspan(b, e - b), batch);
-        else count_hits(*m.index, span_of(b, e), std::span<std::uint32_t>(cnt).subspan(b, e - b), batch);
-      });
-      if (npy && o->any) {
-        io::write_npy(out.stream(), hit.data(), {n});
-      } else if (npy) {
-        std::vector<std::int32_t> c(cnt.begin(), cnt.end());
-        io::write_npy(out.stream(), c.data(), {n});
-      } else {
-        io::CsvWriter csv(out.stream(), {o->any ? "hit" : "count"});
-        for (std::size_t i = 0; i < n; ++i) {
-          if (o->any) csv.field(static_cast<int>(hit[i]));
-          else csv.field(cnt[i]);
-          csv.end_row();
-        }
-        csv.flush();
-      }
-    } else if (o->all) {
-      std::vector<std::vector<MeshRayHit<double>>> hits(n);
-      in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
-        // all_hits has no batch form: run it through the same pool, one ray per slot.
-        detail::batch_for(e - b, batch, [&](std::size_t lo, std::size_t hi) {
-          for (std::size_t i = lo; i < hi; ++i) hits[b + i] = m.index->all_hits(rays[b + i]);
-        });
-      });
-      if (npy) {
-        std::vector<double> a;
-        std::size_t rows = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-          for (const MeshRayHit<double>& h : hits[i]) {
-            a.push_back(static_cast<double>(i));
-            hit_values(a, h);
-            ++rows;
-          }
-        }
-        io::write_npy(out.stream(), a.data(), {rows, 6});
-      } else {
-        io::CsvWriter csv(out.stream(), {"ray", "t", "triangle", "u", "v", "w"});
-        for (std::size_t i = 0; i < n; ++i) {
-          for (const MeshRayHit<double>& h : hits[i]) {
-            csv.field(i);
-            hit_fields(csv, h);
-            csv.end_row();
-          }
-        }
-        csv.flush();
-      }
-    } else {
-      std::vector<MeshRayHit<double>> first(n);
-      in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
-        first_hits(*m.index, span_of(b, e), std::span<MeshRayHit<double>>(first).subspan(b, e - b), batch);
-      });
-      if (npy) {
-        std::vector<double> a;
-        a.reserve(n * 5);
-        for (const MeshRayHit<double>& h : first) hit_values(a, h);
-        io::write_npy(out.stream(), a.data(), {n, 5});
-      } else {
-        io::CsvWriter csv(out.stream(), {"t", "triangle", "u", "v", "w"});
-        for (const MeshRayHit<double>& h : first) {
-          hit_fields(csv, h);
-          csv.end_row();
-        }
-        csv.flush();
-      }
-    }
+    if (o->any || o->count) write_any_or_count(out, npy, *m.index, rays, o->any, batch);
+    else if (o->all) write_all_hits(out, npy, *m.index, rays, batch);
+    else write_first_hits(out, npy, *m.index, rays, batch);
     out.commit();
     return 0;
   };
