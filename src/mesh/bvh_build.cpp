@@ -19,6 +19,7 @@
 #include <tbb/task_group.h>
 
 #include "prox/bvh/build.hpp"
+#include "prox/bvh/traverse.hpp"  // PROX_BVH_SSE, <immintrin.h>
 
 namespace prox::bvh {
 namespace {
@@ -42,6 +43,28 @@ struct BinaryNode {
   std::uint32_t right = 0;  // inner: right child index (left = this + 1)
 };
 
+// A box padded to two 16-byte rows, so that binning extends it with two SSE
+// min/max (the hot loop of the build); the scalar path does the same per lane.
+struct alignas(16) PBox {
+  float lo[4], hi[4];
+  static PBox empty() {
+    const float inf = std::numeric_limits<float>::infinity();
+    return PBox{{inf, inf, inf, inf}, {-inf, -inf, -inf, -inf}};
+  }
+  void extend(const PBox& b) {
+#ifdef PROX_BVH_SSE
+    _mm_store_ps(lo, _mm_min_ps(_mm_load_ps(lo), _mm_load_ps(b.lo)));
+    _mm_store_ps(hi, _mm_max_ps(_mm_load_ps(hi), _mm_load_ps(b.hi)));
+#else
+    for (int a = 0; a < 4; ++a) {
+      lo[a] = b.lo[a] < lo[a] ? b.lo[a] : lo[a];
+      hi[a] = b.hi[a] > hi[a] ? b.hi[a] : hi[a];
+    }
+#endif
+  }
+  Box3f box() const { return Box3f{{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}}; }
+};
+
 float half_area(const Box3f& b) {
   if (b.is_empty()) return 0.0f;
   const Vec3<float> d = b.diagonal();
@@ -50,6 +73,7 @@ float half_area(const Box3f& b) {
 
 struct Builder {
   std::span<const Box3f> boxes;
+  std::vector<PBox> pboxes;             // boxes, padded (lane 3 unused)
   std::vector<Vec3<float>> centroids;
   std::vector<std::uint32_t> prims;
   std::vector<BinaryNode> nodes;
@@ -70,7 +94,7 @@ struct Builder {
   };
 
   struct Bins {
-    Box3f box[3][kMaxBins];
+    PBox box[3][kMaxBins];
     std::uint32_t count[3][kMaxBins];
   };
 
@@ -78,14 +102,15 @@ struct Builder {
                  Bins& out) const {
     for (int a = 0; a < 3; ++a)
       for (int k = 0; k < bins; ++k) {
-        out.box[a][k] = Box3f::empty();
+        out.box[a][k] = PBox::empty();
         out.count[a][k] = 0;
       }
     for (std::uint32_t i = b; i < e; ++i) {
       const std::uint32_t p = prims[i];
+      const PBox& pb = pboxes[p];
       for (int a = 0; a < 3; ++a) {
         const int k = bin_of(centroids[p][a], cbox.lo[a], scale[a]);
-        out.box[a][k].extend(boxes[p]);
+        out.box[a][k].extend(pb);
         ++out.count[a][k];
       }
     }
@@ -129,27 +154,28 @@ struct Builder {
     std::uint32_t right_count[kMaxBins];
     for (int a = 0; a < 3; ++a) {
       if (scale[a] == 0.0f) continue;
-      Box3f acc = Box3f::empty();
+      PBox acc = PBox::empty();
       std::uint32_t cnt = 0;
       for (int k = bins - 1; k > 0; --k) {
         acc.extend(bin.box[a][k]);
         cnt += bin.count[a][k];
-        right_box[k] = acc;
-        right_area[k] = half_area(acc);
+        right_box[k] = acc.box();
+        right_area[k] = half_area(right_box[k]);
         right_count[k] = cnt;
       }
-      acc = Box3f::empty();
+      acc = PBox::empty();
       cnt = 0;
       for (int k = 1; k < bins; ++k) {
         acc.extend(bin.box[a][k - 1]);
         cnt += bin.count[a][k - 1];
         if (cnt == 0 || right_count[k] == 0) continue;
-        const float cost = half_area(acc) * float(cnt) + right_area[k] * float(right_count[k]);
+        const Box3f left = acc.box();
+        const float cost = half_area(left) * float(cnt) + right_area[k] * float(right_count[k]);
         if (cost < best.cost) {
           best.cost = cost;
           best.axis = a;
           best.plane = k;
-          best.left = acc;
+          best.left = left;
           best.right = right_box[k];
         }
       }
@@ -340,10 +366,13 @@ Bvh4 build_bvh4(std::span<const Box3f> boxes, const BuildOptions& options) {
     b.max_leaf = std::clamp(options.max_leaf_size, 1, 16);
     b.bins = std::clamp(options.sah_bins, 4, kMaxBins);
     b.centroids.resize(n);
+    b.pboxes.resize(n);
     b.prims.resize(n);
     Box3f root = Box3f::empty();
     for (std::size_t i = 0; i < n; ++i) {
       b.centroids[i] = boxes[i].center();
+      b.pboxes[i] = PBox{{boxes[i].lo[0], boxes[i].lo[1], boxes[i].lo[2], 0.0f},
+                         {boxes[i].hi[0], boxes[i].hi[1], boxes[i].hi[2], 0.0f}};
       b.prims[i] = std::uint32_t(i);
       root.extend(boxes[i]);
     }
