@@ -100,6 +100,41 @@ TEST(Cli, InfoOnTheBunny) {
   EXPECT_NE(r.out.find("build "), std::string::npos);
 }
 
+TEST(Cli, RealFilesOfEveryKindFromTheCgalArchive) {
+  const std::string dir = PROX_CGAL_DATA_DIR "/meshes/";
+  const struct {
+    const char* file;
+    const char* triangles;
+    const char* closed;
+  } cases[] = {{"sphere.stl", "320", "yes"},
+               {"pig.stl", "16,848", nullptr},
+               {"sphere.ply", "320", "yes"},
+               {"colored_tetra.ply", "4", "yes"},
+               {"b9.ply", "0", "no"},  // a point cloud: no faces
+               {"elephant-with-holes.off", nullptr, "no"},
+               {"cube_quad.off", "12", "yes"}};  // quads, fan-triangulated
+  for (const auto& c : cases) {
+    const RunResult r = run_prox({"info", dir + c.file});
+    ASSERT_EQ(r.code, 0) << c.file << ": " << r.err;
+    if (c.triangles) {
+      EXPECT_NE(r.out.find(std::string("triangles     ") + c.triangles), std::string::npos)
+          << c.file << "\n" << r.out;
+    }
+    if (c.closed) {
+      EXPECT_NE(r.out.find(std::string("closed        ") + c.closed), std::string::npos)
+          << c.file << "\n" << r.out;
+    }
+  }
+  // A picture of a real mesh, and closest points on a file with no triangles (all misses).
+  TempDir tmp;
+  const RunResult pic = run_prox({"render", bunny, "-o", tmp / "b.png", "--size", "120x90", "--view", "-x"});
+  ASSERT_EQ(pic.code, 0) << pic.err;
+  EXPECT_EQ(read_png(tmp / "b.png").width, 120);
+  const RunResult none = run_prox({"closest", dir + "b9.ply", "-"}, "1 2 3\n");
+  ASSERT_EQ(none.code, 0) << none.err;
+  EXPECT_EQ(none.out, "distance,x,y,z,triangle,u,v,w,feature\nnan,nan,nan,nan,-1,nan,nan,nan,none\n");
+}
+
 TEST(Cli, ClosestMatchesTheLibraryExactly) {
   const MeshIndex<double> index = index_of(bunny);
   std::vector<Vec3d> points;
