@@ -6,5 +6,7 @@
 #include "prox/mesh/batch.hpp"
 #include "prox/mesh/brute_force.hpp"
 #include "prox/mesh/mesh_index.hpp"
+#include "prox/mesh/ray_crossing.hpp"
 #include "prox/mesh/results.hpp"
 #include "prox/mesh/triangle_mesh.hpp"
+#include "prox/mesh/winding_number.hpp"
