@@ -39,7 +39,6 @@ std::vector<Box3<float>> MeshIndex<T>::triangle_boxes() const {
 template <class T>
 void MeshIndex<T>::rebuild_leaf_data() {
   leaf_tris_.resize(bvh_.prims.size());
-  leaf_boxes_.resize(bvh_.prims.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, leaf_tris_.size(), 4096),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t j = r.begin(); j < r.end(); ++j) {
@@ -48,7 +47,7 @@ void MeshIndex<T>::rebuild_leaf_data() {
                           leaf_tris_[j].c[k] = mesh_.corner(bvh_.prims[j], k);
                           b.extend(leaf_tris_[j].c[k]);
                         }
-                        leaf_boxes_[j] = bvh::outward_float_box(b);
+                        leaf_tris_[j].box = bvh::outward_float_box(b);
                       }
                     });
 }
@@ -83,19 +82,25 @@ MeshClosestPoint<T> MeshIndex<T>::closest_point(const Vec3<T>& p, T max_distance
   const bvh::PointQuery q(p);
   const std::uint32_t* prims = bvh_.prims.data();
   const LeafTriangle* tris = leaf_tris_.data();
-  const Box3<float>* boxes = leaf_boxes_.data();
   bvh::traverse_nearest(bvh_, q, bvh::float_up(r2) * bvh::kGrow, true,
                         [&](std::uint32_t b, std::uint32_t n, float& bound) {
                           for (std::uint32_t j = b; j < b + n; ++j) {
                             // The triangle's own box: a cheap, conservative skip.
-                            if (n > 1 && bvh::box_lower_bound(boxes[j], q) > bound) continue;
                             const LeafTriangle& t = tris[j];
+                            if (n > 1 && bvh::box_lower_bound(t.box, q) > bound) continue;
                             const ClosestPointTriangleResult<T> r =
                                 closest_point_triangle(p, t.c[0], t.c[1], t.c[2]);
                             if (r.sq_distance <= r2 && detail::offer_closest(best, r, prims[j]))
                               bound = std::min(bound, bvh::float_up(r.sq_distance) * bvh::kGrow);
                           }
                           return false;
+                        },
+                        [&](std::uint32_t b) {
+#ifdef PROX_BVH_SSE
+                          _mm_prefetch(reinterpret_cast<const char*>(tris + b), _MM_HINT_T0);
+#else
+                          (void)b;
+#endif
                         });
   if (!best.found()) return MeshClosestPoint<T>{};
   return best;

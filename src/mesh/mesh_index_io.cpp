@@ -171,7 +171,6 @@ std::size_t MeshIndex<T>::memory_bytes() const {
   return mesh_.vertices().capacity() * sizeof(Vec3<T>) +
          mesh_.triangles().capacity() * sizeof(typename TriangleMesh<T>::Triangle) +
          bvh_.memory_bytes() + leaf_tris_.capacity() * sizeof(LeafTriangle) +
-         leaf_boxes_.capacity() * sizeof(Box3<float>) +
          dipoles_.capacity() * sizeof(Dipole);
 }
 

@@ -255,12 +255,18 @@ inline int select_children(const Bvh4& bvh, const Node4& n, const float key[4], 
 
 /// Nearest-first traversal. `bound` is the squared search radius in float
 /// (rounded up); leaf(begin, count, bound) tests prims[begin, begin+count),
-/// may lower bound, and returns true to stop. Upper bounds of visited boxes
+/// may lower bound, and returns true to stop. prefetch(begin) is called for
+/// every leaf selected for a visit, so the caller can fetch its leaf data. Upper bounds of visited boxes
 /// lower the bound too when `use_upper_bounds` (closest point), not for range
 /// queries (sphere).
-template <class LeafFn>
+/// No-op leaf prefetch (the default).
+struct NoPrefetch {
+  void operator()(std::uint32_t) const {}
+};
+
+template <class LeafFn, class PrefetchFn = NoPrefetch>
 void traverse_nearest(const Bvh4& bvh, const PointQuery& q, float bound, bool use_upper_bounds,
-                      LeafFn&& leaf) {
+                      LeafFn&& leaf, PrefetchFn&& prefetch = PrefetchFn{}) {
   if (bvh.empty()) return;
   StackEntry stack[kStackSize];
   int top = 0;
@@ -280,6 +286,8 @@ void traverse_nearest(const Bvh4& bvh, const PointQuery& q, float bound, bool us
       }
       StackEntry kids[4];
       const int nk = select_children(bvh, n, lb, bound, kids);
+      for (int k = 0; k < nk; ++k)
+        if (kids[k].count > 0) prefetch(kids[k].child);
       if (nk > 0) {
         for (int k = 0; k < nk - 1; ++k) stack[top++] = kids[k];
         cur = kids[nk - 1];
