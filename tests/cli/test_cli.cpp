@@ -408,3 +408,14 @@ TEST(Cli, DemoWritesEveryPictureItNames) {
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path() / "d")) ++n;
   EXPECT_EQ(n, 9u);
 }
+
+TEST(Cli, BenchRunsTheBenchmarkLibrary) {
+  const RunResult r = run_prox({"bench", "--quick", "--workloads", "cp-near", "--threads", "1",
+                                "--peers", "cgal", "--data", PROX_CGAL_DATA_DIR "/meshes"});
+  if (r.code == 1 && r.err.find("was not built") != std::string::npos) {
+    GTEST_SKIP() << "benchmark not built";
+  }
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("bunny"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cp-near"), std::string::npos) << r.out;
+}
