@@ -30,6 +30,13 @@ MeshRayHit<T> MeshIndex<T>::first_hit(const Ray<T>& ray) const {
                           t_max = std::min(t_max, bvh::float_up(h.t));
                       }
                       return false;
+                    },
+                    [&](std::uint32_t b) {
+#ifdef PROX_BVH_SSE
+                      _mm_prefetch(reinterpret_cast<const char*>(tris + b), _MM_HINT_T0);
+#else
+                      (void)b;
+#endif
                     });
   return best;
 }

@@ -303,9 +303,10 @@ void traverse_nearest(const Bvh4& bvh, const PointQuery& q, float bound, bool us
 
 /// Front-to-back ray traversal over [t_min, t_max] (floats, rounded outward).
 /// leaf(begin, count, t_max) tests primitives, may lower t_max (closest hit)
-/// and returns true to stop (any hit).
-template <class LeafFn>
-void traverse_ray(const Bvh4& bvh, const RayQuery& q, float t_min, float t_max, LeafFn&& leaf) {
+/// and returns true to stop (any hit); prefetch(begin) as in traverse_nearest.
+template <class LeafFn, class PrefetchFn = NoPrefetch>
+void traverse_ray(const Bvh4& bvh, const RayQuery& q, float t_min, float t_max, LeafFn&& leaf,
+                  PrefetchFn&& prefetch = PrefetchFn{}) {
   if (bvh.empty()) return;
   StackEntry stack[kStackSize];
   int top = 0;
@@ -319,6 +320,8 @@ void traverse_ray(const Bvh4& bvh, const RayQuery& q, float t_min, float t_max, 
       ray_boxes4(n, q, t_min, t_max, tn);
       StackEntry kids[4];
       const int nk = select_children(bvh, n, tn, t_max, kids);
+      for (int k = 0; k < nk; ++k)
+        if (kids[k].count > 0) prefetch(kids[k].child);
       if (nk > 0) {
         for (int k = 0; k < nk - 1; ++k) stack[top++] = kids[k];
         cur = kids[nk - 1];
