@@ -158,6 +158,14 @@ void Report::print_workload(const std::string& mesh, const std::string& workload
     }
     line += " ";
     line += agreement_text(r.agreement);
+    if (r.versus_prox.checked) {
+      const Agreement& v = r.versus_prox;
+      line += v.agreed == v.checked
+                  ? format("; all %zu agree with prox", v.checked)
+                  : format("; vs prox: %zu of %zu differ", v.checked - v.agreed, v.checked);
+      if (v.hit_miss) line += format(" (%zu hit/miss)", v.hit_miss);
+      line += format(", max %.1e diag", v.max_error / v.diagonal);
+    }
     out_ << line << "\n";
   }
   out_.flush();

@@ -36,6 +36,7 @@ struct Row {
   std::size_t hits = 0;
   double checksum = 0;      ///< sum of distances, or sum of t over hits
   Agreement agreement;
+  Agreement versus_prox;    ///< every query against the first prox row (not for that row)
   bool is_ray = false;
   bool is_prox = false;
 };

@@ -188,6 +188,15 @@ void run_workload(const BenchMesh& mesh, const std::string& workload,
     }
   }
 
+  // Every other row is also compared with the first prox row on all queries, at the
+  // float tolerance: checksums can hide offsetting differences, this cannot.
+  std::vector<std::size_t> all(n);
+  for (std::size_t i = 0; i < n; ++i) all[i] = i;
+  const double float_tolerance = 1e-5 * mesh.diagonal();
+  std::vector<CpAnswer> cp_prox;
+  std::vector<RayAnswer> ray_prox;
+  bool have_prox = false;
+
   for (auto& peer : peers) {
     Row row;
     row.mesh = mesh.name;
@@ -208,6 +217,12 @@ void run_workload(const BenchMesh& mesh, const std::string& workload,
       if (have_oracle) {
         row.agreement = compare_rays(answers, idx, ray_oracle, tolerance_for(*peer, mesh));
       }
+      if (have_prox) {
+        row.versus_prox = compare_rays(answers, all, ray_prox, float_tolerance);
+      } else if (peer->name().rfind("prox", 0) == 0) {
+        ray_prox = answers;
+        have_prox = true;
+      }
     } else {
       peer->set_points(points);
       row.qps = time_queries(label, n, o, err, [&](int t) { peer->closest_points(t); });
@@ -216,8 +231,15 @@ void run_workload(const BenchMesh& mesh, const std::string& workload,
       if (have_oracle) {
         row.agreement = compare_cp(answers, idx, cp_oracle, tolerance_for(*peer, mesh));
       }
+      if (have_prox) {
+        row.versus_prox = compare_cp(answers, all, cp_prox, float_tolerance);
+      } else if (peer->name().rfind("prox", 0) == 0) {
+        cp_prox = answers;
+        have_prox = true;
+      }
     }
     row.agreement.diagonal = mesh.diagonal();
+    row.versus_prox.diagonal = mesh.diagonal();
     row.is_ray = rays;
     row.is_prox = peer->name().rfind("prox", 0) == 0;
     report.add_row(row);
