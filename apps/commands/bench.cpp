@@ -21,6 +21,8 @@ Runner setup_bench(CLI::App& app) {
     return bench::run(*o);
   };
 #else
+  // Accept the benchmark's options, so scripts that pass them get the clear message below.
+  app.add_option("--threads", "thread counts to measure, e.g. 1,2 (benchmark not built)");
   app.allow_extras();
   return []() {
     std::cerr << "prox bench: the benchmark was not built (configure with -DPROX_BUILD_BENCH=ON)\n";
