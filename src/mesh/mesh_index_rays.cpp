@@ -5,10 +5,14 @@
 // variant (prox/mesh/ray_crossing.hpp) so that edge and vertex hits are
 // counted once. Box tests are conservative (prox/bvh/traverse.hpp), so the
 // BVH never loses a hit the kernel would report.
+#include <bit>
+#include <type_traits>
+
 #include "prox/bvh/traverse.hpp"
 #include "prox/mesh/mesh_index.hpp"
 #include "prox/mesh/ray_crossing.hpp"
 #include "query_common.hpp"
+#include "ray_leaf_sse.hpp"
 
 namespace prox {
 
@@ -20,15 +24,37 @@ MeshRayHit<T> MeshIndex<T>::first_hit(const Ray<T>& ray) const {
   const bvh::RayQuery q(ray);
   const std::uint32_t* prims = bvh_.prims.data();
   const LeafTriangle* tris = leaf_tris_.data();
+#ifdef PROX_RAY_LEAF_SSE
+  const bool simd = detail::simd_leaves();
+  const detail::RayLeafSse sse(wr);
+#endif
   bvh::traverse_ray(bvh_, q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max),
                     [&](std::uint32_t b, std::uint32_t n, float& t_max) {
-                      for (std::uint32_t j = b; j < b + n; ++j) {
+                      auto test = [&](std::uint32_t j) {
                         const LeafTriangle& t = tris[j];
                         const RayTriangleHit<T> h =
                             ray_triangle_watertight(wr, t.c[0], t.c[1], t.c[2]);
                         if (h.hit && detail::offer_hit(best, h, prims[j]))
                           t_max = std::min(t_max, bvh::float_up(h.t));
+                      };
+#ifdef PROX_RAY_LEAF_SSE
+                      if constexpr (std::is_same_v<T, float>) {
+                        if (simd) {
+                          for (std::uint32_t g = b; g < b + n; g += 4) {
+                            const unsigned m = std::min(4u, b + n - g);
+                            unsigned keep = detail::ray_leaf_candidates(
+                                sse, reinterpret_cast<const char*>(tris + g),
+                                sizeof(LeafTriangle), m);
+                            while (keep != 0) {
+                              test(g + unsigned(std::countr_zero(keep)));
+                              keep &= keep - 1;
+                            }
+                          }
+                          return false;
+                        }
                       }
+#endif
+                      for (std::uint32_t j = b; j < b + n; ++j) test(j);
                       return false;
                     },
                     [&](std::uint32_t b) {
@@ -47,13 +73,33 @@ bool MeshIndex<T>::any_hit(const Ray<T>& ray) const {
   bool found = false;
   const WatertightRay<T> wr(ray);
   const bvh::RayQuery q(ray);
+  const LeafTriangle* tris = leaf_tris_.data();
+#ifdef PROX_RAY_LEAF_SSE
+  const bool simd = detail::simd_leaves();
+  const detail::RayLeafSse sse(wr);
+#endif
+  auto test = [&](std::uint32_t j) {
+    const LeafTriangle& t = tris[j];
+    return ray_triangle_watertight(wr, t.c[0], t.c[1], t.c[2]).hit;
+  };
   bvh::traverse_ray(bvh_, q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max),
                     [&](std::uint32_t b, std::uint32_t n, float&) {
-                      for (std::uint32_t j = b; j < b + n; ++j) {
-                        const LeafTriangle& t = leaf_tris_[j];
-                        if (ray_triangle_watertight(wr, t.c[0], t.c[1], t.c[2]).hit)
-                          return found = true;
+#ifdef PROX_RAY_LEAF_SSE
+                      if constexpr (std::is_same_v<T, float>) {
+                        if (simd) {
+                          for (std::uint32_t g = b; g < b + n; g += 4) {
+                            unsigned keep = detail::ray_leaf_candidates(
+                                sse, reinterpret_cast<const char*>(tris + g),
+                                sizeof(LeafTriangle), std::min(4u, b + n - g));
+                            for (; keep != 0; keep &= keep - 1)
+                              if (test(g + unsigned(std::countr_zero(keep)))) return found = true;
+                          }
+                          return false;
+                        }
                       }
+#endif
+                      for (std::uint32_t j = b; j < b + n; ++j)
+                        if (test(j)) return found = true;
                       return false;
                     });
   return found;

@@ -1,0 +1,17 @@
+// prox/mesh/engine_hooks.hpp — switches of the mesh engine's internals, for
+// tests and measurements (not for ordinary use).
+//
+// The SIMD leaf filters (src/mesh/ray_leaf_sse.hpp, ...) only skip triangles
+// the scalar kernel would reject, so results never depend on these switches;
+// the tests run both ways to check exactly that. The environment variable
+// PROX_SCALAR_LEAVES=1 sets the switch at start-up.
+#pragma once
+
+namespace prox {
+
+/// Forces (true) or releases (false) the scalar per-triangle path in leaves.
+void set_scalar_leaves(bool scalar);
+/// Whether the scalar per-triangle path is forced.
+bool scalar_leaves();
+
+}  // namespace prox

@@ -1,0 +1,28 @@
+// src/mesh/engine_hooks.cpp — the switch of prox/mesh/engine_hooks.hpp: a
+// relaxed atomic (queries read it once each), initialised from the environment.
+#include "prox/mesh/engine_hooks.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+namespace prox {
+namespace {
+bool env_scalar_leaves() {
+  const char* v = std::getenv("PROX_SCALAR_LEAVES");
+  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+}
+std::atomic<bool>& scalar_flag() {
+  static std::atomic<bool> flag{env_scalar_leaves()};
+  return flag;
+}
+}  // namespace
+
+void set_scalar_leaves(bool scalar) { scalar_flag().store(scalar, std::memory_order_relaxed); }
+bool scalar_leaves() { return scalar_flag().load(std::memory_order_relaxed); }
+
+namespace detail {
+bool simd_leaves() { return !scalar_leaves(); }
+}  // namespace detail
+
+}  // namespace prox
