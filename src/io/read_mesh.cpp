@@ -79,6 +79,15 @@ std::string read_file_bytes(const std::filesystem::path& path) {
 
 MeshData parse_mesh(std::string_view bytes, MeshFormat format, const std::string& name,
                     const ReadOptions& options) {
+  // Classic Mac OS text ends lines with a lone '\r'; the text readers count
+  // '\n' lines, so give OBJ and OFF files without any '\n' the usual ending.
+  if ((format == MeshFormat::obj || format == MeshFormat::off) &&
+      bytes.find('\n') == std::string_view::npos && bytes.find('\r') != std::string_view::npos) {
+    std::string unix_text(bytes);
+    for (char& c : unix_text)
+      if (c == '\r') c = '\n';
+    return parse_mesh(unix_text, format, name, options);
+  }
   switch (format) {
     case MeshFormat::obj: return parse_obj(bytes, name, options);
     case MeshFormat::ply: return parse_ply(bytes, name, options);

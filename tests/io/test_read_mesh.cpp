@@ -183,6 +183,14 @@ TEST(ReadMesh, ObjIndicesGroupsAndPolygons) {
   EXPECT_EQ(m.triangles[3], (std::array<std::uint32_t, 3>{1, 2, 4}));
 }
 
+TEST(ReadMesh, OldMacLineEndings) {
+  const MeshData obj = parse_mesh("v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r", MeshFormat::obj, "m.obj");
+  EXPECT_EQ(obj.triangles.size(), 1u);
+  const MeshData off = parse_mesh("OFF\r3 1 0\r0 0 0\r1 0 0\r0 1 0\r3 0 1 2\r", MeshFormat::off, "m.off");
+  EXPECT_EQ(off.triangles.size(), 1u);
+  EXPECT_EQ(off.vertices[1], (Vec3d{1, 0, 0}));
+}
+
 TEST(ReadMesh, FormatDetection) {
   EXPECT_EQ(format_from_extension("a/b.PLY"), MeshFormat::ply);
   EXPECT_EQ(format_from_extension("x.Obj"), MeshFormat::obj);
