@@ -2,6 +2,7 @@
 #include "common.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -60,6 +61,11 @@ std::unique_ptr<MeshIndex<double>> build_index(const io::MeshData& data, const s
 
 LoadedMesh load_mesh(const std::string& path, int threads, bool keep_data) {
   LoadedMesh m;
+  // Big files take a second or more to read and index: say so on stderr.
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(path, ec);
+  const bool big = !ec && bytes > (std::uintmax_t(32) << 20);
+  if (big) std::cerr << "prox: reading " << path << " (" << human_bytes(bytes) << ")\n";
   Timer read;
   io::MeshData data = io::read_mesh(path);
   m.read_ms = read.ms();
@@ -68,6 +74,10 @@ LoadedMesh load_mesh(const std::string& path, int threads, bool keep_data) {
   Timer build;
   m.index = build_index(data, path, threads);
   m.build_ms = build.ms();
+  if (big) {
+    std::cerr << fmt::format("prox: read {} triangles in {:.2f} s, built the index in {:.2f} s\n",
+                             with_commas(m.triangles), m.read_ms / 1000, m.build_ms / 1000);
+  }
   if (keep_data) m.data = std::move(data);
   return m;
 }

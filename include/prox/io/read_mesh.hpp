@@ -11,6 +11,7 @@
 // counted; unknown PLY elements/properties, OBJ normals, texture coordinates,
 // groups and materials are ignored. STL stores each triangle's corners
 // separately: exactly equal corners are merged so the mesh is connected.
+// Text lines may end in \n or \r\n, and (OBJ, OFF) in a lone \r.
 // OBJ is parsed by tinyobjloader (Debian's libtinyobjloader-dev), after a
 // line-checking pass of prox's own, because tinyobjloader silently reads a bad
 // number as 0; PLY, STL and OFF have no Debian library and are prox's own.
