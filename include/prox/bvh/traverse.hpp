@@ -23,6 +23,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -45,14 +46,22 @@ inline constexpr float kGrow = 1.0f + 1.0f / 1048576.0f;    ///< 1 + 2^-20
 inline constexpr int kStackSize = 4 * kMaxTreeDepth;  ///< > 3 entries per level + 1
 static_assert(kStackSize > 3 * kMaxTreeDepth + 4, "traversal stack too small");
 
-/// A query point as a float interval.
+/// A query point as a float interval (and, with SSE, the same broadcast to
+/// registers once per query rather than once per node).
 struct PointQuery {
   float lo[3], hi[3];
+#ifdef PROX_BVH_SSE
+  __m128 vlo[3], vhi[3];
+#endif
   template <class T>
   explicit PointQuery(const Vec3<T>& p) {
     for (int k = 0; k < 3; ++k) {
       lo[k] = float_down(p[k]);
       hi[k] = float_up(p[k]);
+#ifdef PROX_BVH_SSE
+      vlo[k] = _mm_set1_ps(lo[k]);
+      vhi[k] = _mm_set1_ps(hi[k]);
+#endif
     }
   }
 };
@@ -85,8 +94,8 @@ inline void box_distances4(const Node4& n, const PointQuery& q, float lb[4], flo
   for (int a = 0; a < 3; ++a) {
     const __m128 blo = _mm_load_ps(n.lo[a]);
     const __m128 bhi = _mm_load_ps(n.hi[a]);
-    const __m128 plo = _mm_set1_ps(q.lo[a]);
-    const __m128 phi = _mm_set1_ps(q.hi[a]);
+    const __m128 plo = q.vlo[a];
+    const __m128 phi = q.vhi[a];
     const __m128 d = _mm_max_ps(_mm_max_ps(_mm_sub_ps(blo, phi), _mm_sub_ps(plo, bhi)), zero);
     l = _mm_add_ps(l, _mm_mul_ps(d, d));
     const __m128 f = _mm_max_ps(_mm_sub_ps(bhi, plo), _mm_sub_ps(phi, blo));
@@ -116,6 +125,12 @@ struct RayQuery {
   float o_near[3], o_far[3];  ///< origin bound used for the near / far plane
   float inv[3];
   int neg[3];                 ///< direction negative: near plane is hi
+#ifdef PROX_BVH_SSE
+  // Per axis: byte offsets of the near / far bound rows in a Node4, and the
+  // origin bounds and inverse direction broadcast once per ray.
+  unsigned near_off[3], far_off[3];
+  __m128 v_near[3], v_far[3], v_inv[3];
+#endif
   template <class T>
   explicit RayQuery(const Ray<T>& r) {
     for (int k = 0; k < 3; ++k) {
@@ -128,6 +143,15 @@ struct RayQuery {
       const float olo = float_down(r.origin[k]), ohi = float_up(r.origin[k]);
       o_near[k] = neg[k] ? olo : ohi;
       o_far[k] = neg[k] ? ohi : olo;
+#ifdef PROX_BVH_SSE
+      const unsigned lo_off = unsigned(offsetof(Node4, lo)) + 16u * unsigned(k);
+      const unsigned hi_off = unsigned(offsetof(Node4, hi)) + 16u * unsigned(k);
+      near_off[k] = neg[k] ? hi_off : lo_off;
+      far_off[k] = neg[k] ? lo_off : hi_off;
+      v_near[k] = _mm_set1_ps(o_near[k]);
+      v_far[k] = _mm_set1_ps(o_far[k]);
+      v_inv[k] = _mm_set1_ps(inv[k]);
+#endif
     }
   }
 };
@@ -167,11 +191,12 @@ inline void ray_boxes4(const Node4& n, const RayQuery& q, float t_min, float t_m
   __m128 tn = _mm_set1_ps(-std::numeric_limits<float>::infinity());
   __m128 tf = _mm_set1_ps(std::numeric_limits<float>::infinity());
   for (int a = 0; a < 3; ++a) {
-    const __m128 nb = _mm_load_ps(q.neg[a] ? n.hi[a] : n.lo[a]);
-    const __m128 fb = _mm_load_ps(q.neg[a] ? n.lo[a] : n.hi[a]);
-    const __m128 iv = _mm_set1_ps(q.inv[a]);
-    const __m128 t0 = _mm_mul_ps(_mm_sub_ps(nb, _mm_set1_ps(q.o_near[a])), iv);
-    const __m128 t1 = _mm_mul_ps(_mm_sub_ps(fb, _mm_set1_ps(q.o_far[a])), iv);
+    const char* base = reinterpret_cast<const char*>(&n);
+    const __m128 nb = _mm_load_ps(reinterpret_cast<const float*>(base + q.near_off[a]));
+    const __m128 fb = _mm_load_ps(reinterpret_cast<const float*>(base + q.far_off[a]));
+    const __m128 iv = q.v_inv[a];
+    const __m128 t0 = _mm_mul_ps(_mm_sub_ps(nb, q.v_near[a]), iv);
+    const __m128 t1 = _mm_mul_ps(_mm_sub_ps(fb, q.v_far[a]), iv);
     // maxps/minps return the second operand when one is NaN: a NaN slab (only
     // from absurd inputs, |direction| > FLT_MAX) is ignored, which is conservative.
     tn = _mm_max_ps(t0, tn);
