@@ -13,7 +13,6 @@ packages=(
   libtinyobjloader-dev                         # OBJ reader
   libembree-dev libcgal-dev                    # peers in the benchmark
   libcgal-demo                                 # ships data.tar.gz: real meshes for tests
-  python3-numpy                                # tests read back .npy output
 )
 
 missing=()
