@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -18,7 +19,9 @@
 #include "prox/bvh/build.hpp"
 #include "prox/bvh/traverse.hpp"
 #include "prox/mesh/mesh_index.hpp"
+#include "closest_leaf_sse.hpp"
 #include "query_common.hpp"
+#include "ray_leaf_sse.hpp"
 
 namespace prox {
 
@@ -82,16 +85,40 @@ MeshClosestPoint<T> MeshIndex<T>::closest_point(const Vec3<T>& p, T max_distance
   const bvh::PointQuery q(p);
   const std::uint32_t* prims = bvh_.prims.data();
   const LeafTriangle* tris = leaf_tris_.data();
+#ifdef PROX_BVH_SSE
+  const bool simd = detail::simd_leaves();
+#endif
   bvh::traverse_nearest(bvh_, q, bvh::float_up(r2) * bvh::kGrow, true,
                         [&](std::uint32_t b, std::uint32_t n, float& bound) {
-                          for (std::uint32_t j = b; j < b + n; ++j) {
-                            // The triangle's own box: a cheap, conservative skip.
+                          auto test = [&](std::uint32_t j) {
                             const LeafTriangle& t = tris[j];
-                            if (n > 1 && bvh::box_lower_bound(t.box, q) > bound) continue;
                             const ClosestPointTriangleResult<T> r =
                                 closest_point_triangle(p, t.c[0], t.c[1], t.c[2]);
                             if (r.sq_distance <= r2 && detail::offer_closest(best, r, prims[j]))
                               bound = std::min(bound, bvh::float_up(r.sq_distance) * bvh::kGrow);
+                          };
+#ifdef PROX_BVH_SSE
+                          if constexpr (std::is_same_v<T, float>) {
+                            if (simd && n <= detail::kMaxLeafTriangles &&
+                                detail::near_regime(tris[b].box, bound)) {
+                              // Bounds 4 triangles at a time, then nearest first.
+                              alignas(16) float lb[detail::kMaxLeafTriangles + 3];
+                              detail::leaf_box_bounds(
+                                  q, reinterpret_cast<const char*>(&tris[b].box),
+                                  sizeof(LeafTriangle), n, lb);
+                              detail::leaf_triangle_bounds(
+                                  &p[0], reinterpret_cast<const char*>(&tris[b]),
+                                  sizeof(LeafTriangle), n, bound, lb);
+                              detail::visit_by_bound(lb, n, bound,
+                                                     [&](unsigned i) { test(b + i); });
+                              return false;
+                            }
+                          }
+#endif
+                          for (std::uint32_t j = b; j < b + n; ++j) {
+                            // The triangle's own box: a cheap, conservative skip.
+                            if (n > 1 && bvh::box_lower_bound(tris[j].box, q) > bound) continue;
+                            test(j);
                           }
                           return false;
                         },
