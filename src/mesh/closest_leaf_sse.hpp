@@ -6,8 +6,8 @@
 // a box says little about a triangle seen from afar.
 //
 // Bounds, both conservative:
-// - box: the distance to the triangle's outward-rounded float box
-//   (LeafTriangle::box), as bvh::box_lower_bound computes it.
+// - box: the distance to the triangle's box (min and max of its float corners),
+//   as bvh::box_lower_bound computes it.
 // - plane + edges (float meshes): with n = ab x ac, h = |n.ap| / |n| is the
 //   distance to the plane and s_e = (e x n).(p - e0) / (|e| |n|) the signed
 //   distance of p's projection beyond edge e's line, so the distance to the
@@ -37,39 +37,6 @@ inline constexpr unsigned kMaxLeafTriangles = 16;  // BuildOptions::max_leaf_siz
 inline constexpr float kNearFactor = 8.0f;
 
 #ifdef PROX_BVH_SSE
-/// lb[i] = conservative squared distance from q to the box of record i (i < n);
-/// `box` points at the first record's box, records `stride` bytes apart.
-inline void leaf_box_bounds(const bvh::PointQuery& q, const char* box, std::size_t stride,
-                            unsigned n, float* lb) {
-  const __m128 zero = _mm_setzero_ps();
-  for (unsigned g = 0; g < n; g += 4) {
-    const char* rows[4];
-    for (unsigned i = 0; i < 4; ++i) rows[i] = box + stride * (g + i < n ? g + i : n - 1);
-    // lo.x lo.y lo.z hi.x | lo.z hi.x hi.y hi.z: two overlapping loads inside
-    // the 24-byte box.
-    __m128 l0 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[0]));
-    __m128 l1 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[1]));
-    __m128 l2 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[2]));
-    __m128 l3 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[3]));
-    __m128 h0 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[0] + 8));
-    __m128 h1 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[1] + 8));
-    __m128 h2 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[2] + 8));
-    __m128 h3 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[3] + 8));
-    _MM_TRANSPOSE4_PS(l0, l1, l2, l3);  // l0..l2: lo.x, lo.y, lo.z
-    _MM_TRANSPOSE4_PS(h0, h1, h2, h3);  // h1..h3: hi.x, hi.y, hi.z
-    const __m128 lo[3] = {l0, l1, l2}, hi[3] = {h1, h2, h3};
-    __m128 sum = zero;
-    for (int a = 0; a < 3; ++a) {
-      const __m128 d0 = _mm_sub_ps(lo[a], q.vhi[a]);
-      const __m128 d1 = _mm_sub_ps(q.vlo[a], hi[a]);
-      const __m128 d = _mm_max_ps(_mm_max_ps(d0, d1), zero);
-      sum = _mm_add_ps(sum, _mm_mul_ps(d, d));
-    }
-    _mm_storeu_ps(lb + g, _mm_mul_ps(sum, _mm_set1_ps(bvh::kShrink)));
-  }
-}
-
-
 /// Whether the plane + edge bounds can pay: the search radius (sqrt(bound))
 /// is within kNearFactor times the L1 size of the leaf's first triangle box.
 /// From farther away the box bound is nearly as tight and the extra bound
@@ -80,10 +47,13 @@ inline bool near_regime(const Box3<float>& b, float bound) {
   return bound <= reach * reach;
 }
 
-/// Raises lb[g..g+3] (box bounds) to the plane + edge bound of float triangles
-/// tri[g..] (corners at bytes 0, 12, 24), where that bound is safe to use.
-inline void leaf_triangle_bounds(const float p[3], const char* tri, std::size_t stride,
-                                 unsigned n, float bound_now, float* lb) {
+/// lb[i] (i < n) = a lower bound of the squared distance from p (q: the same as
+/// a float interval) to float triangle i of tri (corners at bytes 0, 12, 24,
+/// records `stride` apart, 4 readable bytes past the last): its box bound,
+/// raised to the plane + edge bound (when `plane_bound`) where that is safe.
+inline void leaf_triangle_bounds(const bvh::PointQuery& q, const float p[3], const char* tri,
+                                 std::size_t stride, unsigned n, float bound_now,
+                                 bool plane_bound, float* lb) {
   const __m128 zero = _mm_setzero_ps();
   const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
   auto abs_sum = [&](const __m128* v) {
@@ -109,11 +79,6 @@ inline void leaf_triangle_bounds(const float p[3], const char* tri, std::size_t 
   const __m128 P[3] = {_mm_set1_ps(p[0]), _mm_set1_ps(p[1]), _mm_set1_ps(p[2])};
   const __m128 p_size = abs_sum(P);
   for (unsigned g = 0; g < n; g += 4) {
-    // Nothing to gain where every box is already beyond the bound.
-    const unsigned live = n - g < 4 ? (1u << (n - g)) - 1u : 0xfu;
-    if ((unsigned(_mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(lb + g),
-                                                _mm_set1_ps(bound_now)))) & live) == 0)
-      continue;
     const char* rows[4];
     for (unsigned i = 0; i < 4; ++i) rows[i] = tri + stride * (g + i < n ? g + i : n - 1);
     __m128 V[3][3];  // V[corner][axis]
@@ -127,6 +92,23 @@ inline void leaf_triangle_bounds(const float p[3], const char* tri, std::size_t 
       V[k][1] = c1;
       V[k][2] = c2;
     }
+    // Box bound (the corners' min and max are the float box exactly), with the
+    // arithmetic of bvh::box_lower_bound.
+    __m128 box_sum = zero;
+    for (int a = 0; a < 3; ++a) {
+      const __m128 lo = _mm_min_ps(_mm_min_ps(V[0][a], V[1][a]), V[2][a]);
+      const __m128 hi = _mm_max_ps(_mm_max_ps(V[0][a], V[1][a]), V[2][a]);
+      const __m128 dd = _mm_max_ps(_mm_max_ps(_mm_sub_ps(lo, q.vhi[a]), _mm_sub_ps(q.vlo[a], hi)),
+                                   zero);
+      box_sum = _mm_add_ps(box_sum, _mm_mul_ps(dd, dd));
+    }
+    const __m128 box_lb = _mm_mul_ps(box_sum, _mm_set1_ps(bvh::kShrink));
+    _mm_storeu_ps(lb + g, box_lb);
+    // Nothing to gain where every box is already beyond the bound.
+    const unsigned live = n - g < 4 ? (1u << (n - g)) - 1u : 0xfu;
+    if (!plane_bound ||
+        (unsigned(_mm_movemask_ps(_mm_cmple_ps(box_lb, _mm_set1_ps(bound_now)))) & live) == 0)
+      continue;
     __m128 e[3][3], d[3][3];  // edges ab, bc, ca; p minus their first corner
     for (int k = 0; k < 3; ++k) {
       const int j = k == 2 ? 0 : k + 1;
@@ -169,7 +151,7 @@ inline void leaf_triangle_bounds(const float p[3], const char* tri, std::size_t 
     // Unusable lanes, and NaN (compares false), keep the box bound.
     const __m128 ok = _mm_and_ps(usable, _mm_cmpge_ps(bound, zero));
     bound = _mm_and_ps(ok, bound);
-    _mm_storeu_ps(lb + g, _mm_max_ps(_mm_loadu_ps(lb + g), bound));
+    _mm_storeu_ps(lb + g, _mm_max_ps(box_lb, bound));
   }
 }
 #endif

@@ -41,8 +41,10 @@ std::vector<Box3<float>> MeshIndex<T>::triangle_boxes() const {
 
 template <class T>
 void MeshIndex<T>::rebuild_leaf_data() {
-  leaf_tris_.resize(bvh_.prims.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, leaf_tris_.size(), 4096),
+  // One spare (zero) record past the end: the SSE leaf code reads 16 bytes
+  // at each corner, 4 past a float record.
+  leaf_tris_.assign(bvh_.prims.size() + 1, LeafTriangle{});
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bvh_.prims.size(), 4096),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t j = r.begin(); j < r.end(); ++j) {
                         Box3<T> b = Box3<T>::empty();
@@ -50,7 +52,8 @@ void MeshIndex<T>::rebuild_leaf_data() {
                           leaf_tris_[j].c[k] = mesh_.corner(bvh_.prims[j], k);
                           b.extend(leaf_tris_[j].c[k]);
                         }
-                        leaf_tris_[j].box = bvh::outward_float_box(b);
+                        if constexpr (!std::is_same_v<T, float>)
+                          leaf_tris_[j].box_ = bvh::outward_float_box(b);
                       }
                     });
 }
@@ -99,25 +102,28 @@ MeshClosestPoint<T> MeshIndex<T>::closest_point(const Vec3<T>& p, T max_distance
                           };
 #ifdef PROX_BVH_SSE
                           if constexpr (std::is_same_v<T, float>) {
-                            if (simd && n <= detail::kMaxLeafTriangles &&
-                                detail::near_regime(tris[b].box, bound)) {
-                              // Bounds 4 triangles at a time, then nearest first.
+                            if (simd && n <= detail::kMaxLeafTriangles) {
+                              // Bounds 4 triangles at a time; near the surface the
+                              // plane + edge bounds too, and nearest first.
                               alignas(16) float lb[detail::kMaxLeafTriangles + 3];
-                              detail::leaf_box_bounds(
-                                  q, reinterpret_cast<const char*>(&tris[b].box),
-                                  sizeof(LeafTriangle), n, lb);
+                              const bool near = detail::near_regime(tris[b].box(), bound);
                               detail::leaf_triangle_bounds(
-                                  &p[0], reinterpret_cast<const char*>(&tris[b]),
-                                  sizeof(LeafTriangle), n, bound, lb);
-                              detail::visit_by_bound(lb, n, bound,
-                                                     [&](unsigned i) { test(b + i); });
+                                  q, &p[0], reinterpret_cast<const char*>(&tris[b]),
+                                  sizeof(LeafTriangle), n, bound, near, lb);
+                              if (near) {
+                                detail::visit_by_bound(lb, n, bound,
+                                                       [&](unsigned i) { test(b + i); });
+                              } else {
+                                for (std::uint32_t i = 0; i < n; ++i)
+                                  if (lb[i] <= bound) test(b + i);
+                              }
                               return false;
                             }
                           }
 #endif
                           for (std::uint32_t j = b; j < b + n; ++j) {
                             // The triangle's own box: a cheap, conservative skip.
-                            if (n > 1 && bvh::box_lower_bound(tris[j].box, q) > bound) continue;
+                            if (n > 1 && bvh::box_lower_bound(tris[j].box(), q) > bound) continue;
                             test(j);
                           }
                           return false;

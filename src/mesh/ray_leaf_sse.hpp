@@ -16,8 +16,9 @@
 // scalar kernel spent most of its time on branches and indexed loads of
 // triangles it rejects.
 //
-// Data: LeafTriangle<float> is 64 bytes, corners at bytes 0, 12, 24, box after;
-// an unaligned 16-byte load at each corner stays inside the block.
+// Data: a float leaf record is 36 bytes, corners at bytes 0, 12, 24; the
+// 16-byte load at the last corner reads 4 bytes of the next record (the
+// index keeps a spare record past the end for that).
 #pragma once
 
 #include <cstdint>

@@ -25,15 +25,17 @@
 // - winding_number is approximate (far-field expansion, see below);
 //   exact_winding_number and BruteForce::winding_number are the exact sum.
 // All const member functions are safe to call from many threads at once.
-// Memory (bunny, memory_bytes()): 201 bytes per triangle for a double mesh,
-// 159 for float: mesh, 128-byte nodes, leaf copies of the corners in T,
-// per-triangle float boxes, and the far-field data of the winding number.
+// Memory (bunny, memory_bytes()): ~201 bytes per triangle for a double mesh,
+// ~135 for float: mesh, 128-byte nodes, leaf copies of the corners in T
+// (float boxes too for double meshes), and the far-field data of the
+// winding number.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <istream>
 #include <ostream>
+#include <type_traits>
 #include <vector>
 
 #include "prox/bvh/build_options.hpp"
@@ -99,13 +101,28 @@ class MeshIndex {
   const bvh::Bvh4& bvh() const { return bvh_; }
 
  private:
-  // A leaf triangle: its corners in T and its outward-rounded float box, in
-  // one block (64 bytes for float, 96 for double) so that the box prefilter
-  // and the kernel read the same cache line(s).
-  struct alignas(sizeof(T) == 4 ? 64 : 32) LeafTriangle {
+  // A leaf triangle: its corners in T, in leaf order. Float: 36 bytes, the
+  // corners only (x0 y0 z0 x1 y1 z1 x2 y2 z2); its box is the corners' min and
+  // max, exact in float, so it is not stored (64 bytes per triangle before:
+  // a leaf of 4-5 triangles now spans 3 cache lines rather than 5). Double:
+  // 96 bytes, the corners then their outward-rounded float box at byte 72.
+  // The SSE leaf code loads 16 bytes at each corner, so leaf_tris_ holds one
+  // spare record past the last leaf.
+  struct FloatLeafTriangle {
     Vec3<T> c[3];
-    Box3<float> box;
+    Box3<float> box() const {
+      Box3<float> b = Box3<float>::empty();
+      for (int k = 0; k < 3; ++k) b.extend(c[k].template cast<float>());
+      return b;
+    }
   };
+  struct alignas(32) WideLeafTriangle {
+    Vec3<T> c[3];
+    Box3<float> box_;
+    Box3<float> box() const { return box_; }
+  };
+  using LeafTriangle =
+      std::conditional_t<sizeof(T) == 4, FloatLeafTriangle, WideLeafTriangle>;
 
   MeshIndex() = default;
   void rebuild_leaf_data();
