@@ -30,9 +30,11 @@ constexpr int kDepthLimit = 48;
 static_assert(kDepthLimit + 32 < kMaxTreeDepth, "median splits after kDepthLimit add <= 32 levels");
 constexpr std::size_t kParallelThreshold = 4096;
 constexpr int kMaxBins = 64;
-// SAH: a node visit costs about 3 triangle tests (measured on bunny: leaves of
-// ~4 triangles beat leaves of ~2 for closest point and rays, and build faster).
-constexpr float kTraversalCost = 3;
+// SAH: a node visit costs about 6 triangle tests now that leaf triangles are
+// tested 4 at a time (SSE filters in src/mesh/*_leaf_sse.hpp). Measured with
+// prox-bench on bunny and armadillo, 1 thread: 6 beats 3 by 5-15% on rays and
+// cp-far and builds as fast; 1.5 loses 5-10%; 10 is the same as 6.
+constexpr float kTraversalCost = 6;
 
 
 
