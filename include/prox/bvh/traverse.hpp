@@ -309,12 +309,13 @@ void traverse_nearest(const Bvh4& bvh, const PointQuery& q, float bound, bool us
         const float m = m01 < m23 ? m01 : m23;
         if (m < bound) bound = m;
       }
-      StackEntry kids[4];
+      // Children go straight onto the stack (sorted, nearest on top).
+      StackEntry* kids = stack + top;
       const int nk = select_children(bvh, n, lb, bound, kids);
       for (int k = 0; k < nk; ++k)
         if (kids[k].count > 0) prefetch(kids[k].child);
       if (nk > 0) {
-        for (int k = 0; k < nk - 1; ++k) stack[top++] = kids[k];
+        top += nk - 1;
         cur = kids[nk - 1];
         continue;
       }
@@ -343,12 +344,12 @@ void traverse_ray(const Bvh4& bvh, const RayQuery& q, float t_min, float t_max, 
       const Node4& n = bvh.nodes[cur.child];
       alignas(16) float tn[4];
       ray_boxes4(n, q, t_min, t_max, tn);
-      StackEntry kids[4];
+      StackEntry* kids = stack + top;  // straight onto the stack, nearest on top
       const int nk = select_children(bvh, n, tn, t_max, kids);
       for (int k = 0; k < nk; ++k)
         if (kids[k].count > 0) prefetch(kids[k].child);
       if (nk > 0) {
-        for (int k = 0; k < nk - 1; ++k) stack[top++] = kids[k];
+        top += nk - 1;
         cur = kids[nk - 1];
         continue;
       }
