@@ -88,7 +88,7 @@ TEST(LeafFilters, SimdAndScalarPathsMatchBruteForceCgal) {
   for (const char* name : {"degtri_sliding.off", "mesh_with_border.off", "bunny00.off"}) {
     const auto m = test::cgal_mesh(name);
     const std::size_t n = m.num_triangles() > 20000 ? scaled_count(300, 30)
-                                                    : scaled_count(1500, 100);
+                                                    : scaled_count(1500, 400);
     compare_paths(test::to_float(m), n, 17, std::string(name) + " f");
     compare_paths(m, n / 2 + 1, 17, std::string(name) + " d");
   }
