@@ -195,7 +195,7 @@ namespace {
 // A cluster is far when |p - center| > beta * radius. Measured on bunny and armadillo
 // (near-surface and box points): beta 2: mean error 5e-3, max 4e-2, 10 us; beta 3:
 // mean 2e-3, max 1.2e-2, 17 us; beta 4: mean 9e-4, max 5e-3, 32 us (exact: 1.4 ms).
-constexpr double kFarFieldBeta = 3.0;  // a cluster is far when |p - center| > beta * radius  // a cluster is far when |p - center| > beta * radius  // a cluster is far when |p - center| > beta * radius
+constexpr double kFarFieldBeta = 3.0;
 }  // namespace
 
 template <class T>
