@@ -1,9 +1,9 @@
 // prox/mesh/ray_crossing.hpp — watertight ray/triangle test with a consistent
 // rule for rays through edges and vertices, for counting surface crossings.
 //
-// Algorithm: exactly the maths of prox::ray_triangle_watertight (Woop, Benthin,
-// Wald, JCGT 2013; same sheared frame, same edge functions U, V, W, same
-// double-precision recomputation of exactly-zero float edge functions), so it
+// Algorithm: the maths of prox::ray_triangle_watertight (Woop, Benthin, Wald,
+// JCGT 2013), through the same code (detail::shear_triangle, detail::sheared_hit
+// in prox/primitives/ray_triangle.hpp), so it
 // returns bit-identical results whenever no edge function is exactly zero
 // (tests/mesh/test_ray_crossing.cpp checks this against the kernel).
 // The plain test accepts a zero edge function, so a ray through an edge shared
@@ -42,51 +42,17 @@ inline int perturbed_sign(const T& wx, const T& wy) {
 template <class T>
 RayTriangleHit<T> ray_triangle_crossing(const WatertightRay<T>& wr, const Vec3<T>& a,
                                         const Vec3<T>& b, const Vec3<T>& c) {
-  RayTriangleHit<T> r;
-  const Ray<T>& ray = wr.ray;
-  const Vec3<T> A = a - ray.origin;
-  const Vec3<T> B = b - ray.origin;
-  const Vec3<T> C = c - ray.origin;
-  const T ax = A[wr.kx] - wr.sx * A[wr.kz];
-  const T ay = A[wr.ky] - wr.sy * A[wr.kz];
-  const T bx = B[wr.kx] - wr.sx * B[wr.kz];
-  const T by = B[wr.ky] - wr.sy * B[wr.kz];
-  const T cx = C[wr.kx] - wr.sx * C[wr.kz];
-  const T cy = C[wr.ky] - wr.sy * C[wr.kz];
-  T U = cx * by - cy * bx;  // weight of a; edge b -> c: U(p) = cross(b - c, p) + const
-  T V = ax * cy - ay * cx;  // weight of b; edge c -> a
-  T W = bx * ay - by * ax;  // weight of c; edge a -> b
-  if constexpr (std::is_same_v<T, float>) {
-    if (U == 0.0f || V == 0.0f || W == 0.0f) {
-      U = float(double(cx) * double(by) - double(cy) * double(bx));
-      V = float(double(ax) * double(cy) - double(ay) * double(cx));
-      W = float(double(bx) * double(ay) - double(by) * double(ax));
-    }
+  const detail::ShearedTriangle<T> s = detail::shear_triangle(wr, a, b, c);
+  if (s.outside()) return RayTriangleHit<T>{};
+  if (s.U == T(0) || s.V == T(0) || s.W == T(0)) {
+    const T det = s.U + s.V + s.W;
+    if (det == T(0)) return RayTriangleHit<T>{};
+    const int sign = det > T(0) ? 1 : -1;
+    if (s.U == T(0) && detail::perturbed_sign<T>(s.bx - s.cx, s.by - s.cy) != sign) return {};
+    if (s.V == T(0) && detail::perturbed_sign<T>(s.cx - s.ax, s.cy - s.ay) != sign) return {};
+    if (s.W == T(0) && detail::perturbed_sign<T>(s.ax - s.bx, s.ay - s.by) != sign) return {};
   }
-  if ((U < T(0) || V < T(0) || W < T(0)) && (U > T(0) || V > T(0) || W > T(0))) return r;
-  const T det = U + V + W;
-  if (det == T(0)) return r;
-  if (U == T(0) || V == T(0) || W == T(0)) {
-    const int s = det > T(0) ? 1 : -1;
-    if (U == T(0) && detail::perturbed_sign<T>(bx - cx, by - cy) != s) return r;
-    if (V == T(0) && detail::perturbed_sign<T>(cx - ax, cy - ay) != s) return r;
-    if (W == T(0) && detail::perturbed_sign<T>(ax - bx, ay - by) != s) return r;
-  }
-  const T az = wr.sz * A[wr.kz];
-  const T bz = wr.sz * B[wr.kz];
-  const T cz = wr.sz * C[wr.kz];
-  const T tn = U * az + V * bz + W * cz;
-  if (det > T(0)) {
-    if (tn < ray.t_min * det || tn > ray.t_max * det) return r;
-  } else {
-    if (tn > ray.t_min * det || tn < ray.t_max * det) return r;
-  }
-  r.hit = true;
-  r.t = tn / det;
-  r.u = V / det;
-  r.v = W / det;
-  r.front_face = det > T(0);  // as the kernel: det > 0 is a front face
-  return r;
+  return detail::sheared_hit(wr, s);
 }
 
 }  // namespace prox

@@ -119,54 +119,87 @@ struct WatertightRay {
   }
 };
 
-/// Woop–Benthin–Wald watertight test with precomputed ray data.
+namespace detail {
+
+/// A triangle in the ray's sheared frame: the corners relative to the origin,
+/// their sheared x/y, and the edge functions U, V, W (weights of a, b, c, times
+/// det). Shared by the watertight test and the mesh engine's crossing test
+/// (prox/mesh/ray_crossing.hpp), so the two cannot drift apart.
 template <class T>
-RayTriangleHit<T> ray_triangle_watertight(const WatertightRay<T>& wr, const Vec3<T>& a,
-                                          const Vec3<T>& b, const Vec3<T>& c) {
-  RayTriangleHit<T> r;
-  const Ray<T>& ray = wr.ray;
-  const Vec3<T> A = a - ray.origin;
-  const Vec3<T> B = b - ray.origin;
-  const Vec3<T> C = c - ray.origin;
-  const T ax = A[wr.kx] - wr.sx * A[wr.kz];
-  const T ay = A[wr.ky] - wr.sy * A[wr.kz];
-  const T bx = B[wr.kx] - wr.sx * B[wr.kz];
-  const T by = B[wr.ky] - wr.sy * B[wr.kz];
-  const T cx = C[wr.kx] - wr.sx * C[wr.kz];
-  const T cy = C[wr.ky] - wr.sy * C[wr.kz];
-  T U = cx * by - cy * bx;  // weight of a
-  T V = ax * cy - ay * cx;  // weight of b
-  T W = bx * ay - by * ax;  // weight of c
+struct ShearedTriangle {
+  Vec3<T> A, B, C;
+  T ax, ay, bx, by, cx, cy;
+  T U, V, W;
+
+  /// True when the edge functions have mixed signs: the ray passes outside.
+  bool outside() const {
+    return (U < T(0) || V < T(0) || W < T(0)) && (U > T(0) || V > T(0) || W > T(0));
+  }
+};
+
+template <class T>
+ShearedTriangle<T> shear_triangle(const WatertightRay<T>& wr, const Vec3<T>& a, const Vec3<T>& b,
+                                  const Vec3<T>& c) {
+  ShearedTriangle<T> s;
+  s.A = a - wr.ray.origin;
+  s.B = b - wr.ray.origin;
+  s.C = c - wr.ray.origin;
+  s.ax = s.A[wr.kx] - wr.sx * s.A[wr.kz];
+  s.ay = s.A[wr.ky] - wr.sy * s.A[wr.kz];
+  s.bx = s.B[wr.kx] - wr.sx * s.B[wr.kz];
+  s.by = s.B[wr.ky] - wr.sy * s.B[wr.kz];
+  s.cx = s.C[wr.kx] - wr.sx * s.C[wr.kz];
+  s.cy = s.C[wr.ky] - wr.sy * s.C[wr.kz];
+  s.U = s.cx * s.by - s.cy * s.bx;  // weight of a; edge b -> c
+  s.V = s.ax * s.cy - s.ay * s.cx;  // weight of b; edge c -> a
+  s.W = s.bx * s.ay - s.by * s.ax;  // weight of c; edge a -> b
   if constexpr (std::is_same_v<T, float>) {
-    if (U == 0.0f || V == 0.0f || W == 0.0f) {  // recompute exactly-zero edges in double
-      U = float(double(cx) * double(by) - double(cy) * double(bx));
-      V = float(double(ax) * double(cy) - double(ay) * double(cx));
-      W = float(double(bx) * double(ay) - double(by) * double(ax));
+    if (s.U == 0.0f || s.V == 0.0f || s.W == 0.0f) {  // recompute exactly-zero edges in double
+      s.U = float(double(s.cx) * double(s.by) - double(s.cy) * double(s.bx));
+      s.V = float(double(s.ax) * double(s.cy) - double(s.ay) * double(s.cx));
+      s.W = float(double(s.bx) * double(s.ay) - double(s.by) * double(s.ax));
     }
   }
-  if ((U < T(0) || V < T(0) || W < T(0)) && (U > T(0) || V > T(0) || W > T(0))) return r;
-  const T det = U + V + W;
-  if (det == T(0)) return r;
-  const T az = wr.sz * A[wr.kz];
-  const T bz = wr.sz * B[wr.kz];
-  const T cz = wr.sz * C[wr.kz];
-  const T tn = U * az + V * bz + W * cz;
-  // t = tn / det must lie in [t_min, t_max]; compare without dividing.
+  return s;
+}
+
+/// The hit of a sheared triangle whose edge functions passed: t in
+/// [t_min, t_max] (compared without dividing), weights, side.
+template <class T>
+RayTriangleHit<T> sheared_hit(const WatertightRay<T>& wr, const ShearedTriangle<T>& s) {
+  RayTriangleHit<T> r;
+  const T det = s.U + s.V + s.W;
+  if (det == T(0)) return r;  // no area in the ray's view: never hit
+  const T az = wr.sz * s.A[wr.kz];
+  const T bz = wr.sz * s.B[wr.kz];
+  const T cz = wr.sz * s.C[wr.kz];
+  const T tn = s.U * az + s.V * bz + s.W * cz;
   if (det > T(0)) {
-    if (tn < ray.t_min * det || tn > ray.t_max * det) return r;
+    if (tn < wr.ray.t_min * det || tn > wr.ray.t_max * det) return r;
   } else {
-    if (tn > ray.t_min * det || tn < ray.t_max * det) return r;
+    if (tn > wr.ray.t_min * det || tn < wr.ray.t_max * det) return r;
   }
   r.hit = true;
   r.t = tn / det;
   // + 0 turns an edge function's -0 into +0 (a weight prints as 0, not -0).
-  r.u = V / det + T(0);
-  r.v = W / det + T(0);
+  r.u = s.V / det + T(0);
+  r.v = s.W / det + T(0);
   // det = U + V + W is dot(-direction, n) times a positive factor (1/|d_kz|;
   // the kx/ky swap for a negative d_kz keeps that sign), so det > 0 is a front
   // face: the same side Möller–Trumbore reports (its det is -dot(direction, n)).
   r.front_face = det > T(0);
   return r;
+}
+
+}  // namespace detail
+
+/// Woop–Benthin–Wald watertight test with precomputed ray data.
+template <class T>
+RayTriangleHit<T> ray_triangle_watertight(const WatertightRay<T>& wr, const Vec3<T>& a,
+                                          const Vec3<T>& b, const Vec3<T>& c) {
+  const detail::ShearedTriangle<T> s = detail::shear_triangle(wr, a, b, c);
+  if (s.outside()) return RayTriangleHit<T>{};
+  return detail::sheared_hit(wr, s);
 }
 
 /// Watertight ray/triangle test (Woop, Benthin, Wald 2013), both-sided.
