@@ -43,6 +43,8 @@ namespace prox::bvh {
 
 inline constexpr float kShrink = 1.0f - 1.0f / 1048576.0f;  ///< 1 - 2^-20
 inline constexpr float kGrow = 1.0f + 1.0f / 1048576.0f;    ///< 1 + 2^-20
+/// Whether ray traversal prefetches the inner children it will visit.
+inline constexpr bool kRayPrefetch = true;
 inline constexpr int kStackSize = 4 * kMaxTreeDepth;  ///< > 3 entries per level + 1
 static_assert(kStackSize > 3 * kMaxTreeDepth + 4, "traversal stack too small");
 
@@ -327,6 +329,59 @@ void traverse_nearest(const Bvh4& bvh, const PointQuery& q, float bound, bool us
   }
 }
 
+#ifdef PROX_BVH_SSE
+/// ray_boxes4 and select_children fused for rays (the same arithmetic, hence
+/// the same children, keys and order): the hit mask comes straight from the
+/// register compare, so no NaN blend, and the keys are stored once.
+template <bool kPrefetch>
+inline int ray_select4(const Bvh4& bvh, const Node4& n, const RayQuery& q, const __m128 t_min,
+                       const __m128 t_max, StackEntry out[4]) {
+  const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+  const __m128 g = _mm_set1_ps(1.0f / 1048576.0f);
+  const char* base = reinterpret_cast<const char*>(&n);
+  __m128 tn = _mm_set1_ps(-std::numeric_limits<float>::infinity());
+  __m128 tf = _mm_set1_ps(std::numeric_limits<float>::infinity());
+  for (int a = 0; a < 3; ++a) {
+    const __m128 nb = _mm_load_ps(reinterpret_cast<const float*>(base + q.near_off[a]));
+    const __m128 fb = _mm_load_ps(reinterpret_cast<const float*>(base + q.far_off[a]));
+    const __m128 iv = q.v_inv[a];
+    tn = _mm_max_ps(_mm_mul_ps(_mm_sub_ps(nb, q.v_near[a]), iv), tn);
+    tf = _mm_min_ps(_mm_mul_ps(_mm_sub_ps(fb, q.v_far[a]), iv), tf);
+  }
+  tn = _mm_sub_ps(tn, _mm_mul_ps(_mm_and_ps(tn, absmask), g));
+  tf = _mm_add_ps(tf, _mm_mul_ps(_mm_and_ps(tf, absmask), g));
+  tn = _mm_max_ps(t_min, tn);  // NaN second: kept, and culled by the compare
+  tf = _mm_min_ps(t_max, tf);
+  unsigned mask = unsigned(_mm_movemask_ps(_mm_cmple_ps(tn, tf)));
+  const __m128i ch = _mm_load_si128(reinterpret_cast<const __m128i*>(n.child));
+  mask &= ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(ch, _mm_set1_epi32(-1)))));
+  if (mask == 0) return 0;
+  alignas(16) float key[4];
+  _mm_store_ps(key, tn);
+  int nk = 0;
+  while (mask != 0) {
+    const int k = std::countr_zero(mask);
+    mask &= mask - 1;
+    out[nk++] = StackEntry{n.child[k], n.count[k], key[k]};
+    if (kPrefetch && n.count[k] == 0) {
+      const char* line = reinterpret_cast<const char*>(&bvh.nodes[n.child[k]]);
+      _mm_prefetch(line, _MM_HINT_T0);
+      _mm_prefetch(line + 64, _MM_HINT_T0);
+    }
+  }
+  if (nk == 2) {
+    if (out[0].key < out[1].key) {
+      const StackEntry t = out[0];
+      out[0] = out[1];
+      out[1] = t;
+    }
+  } else if (nk > 2) {
+    sort_desc(out, nk);
+  }
+  return nk;
+}
+#endif
+
 /// Front-to-back ray traversal over [t_min, t_max] (floats, rounded outward).
 /// leaf(begin, count, t_max) tests primitives, may lower t_max (closest hit)
 /// and returns true to stop (any hit); prefetch(begin) as in traverse_nearest.
@@ -337,15 +392,22 @@ void traverse_ray(const Bvh4& bvh, const RayQuery& q, float t_min, float t_max, 
   StackEntry stack[kStackSize];
   int top = 0;
   StackEntry cur{0, 0, t_min};
+#ifdef PROX_BVH_SSE
+  const __m128 vt_min = _mm_set1_ps(t_min);
+#endif
   for (;;) {
     if (cur.count > 0) {
       if (leaf(cur.child, cur.count, t_max)) return;
     } else {
       const Node4& n = bvh.nodes[cur.child];
+      StackEntry* kids = stack + top;  // straight onto the stack, nearest on top
+#ifdef PROX_BVH_SSE
+      const int nk = ray_select4<kRayPrefetch>(bvh, n, q, vt_min, _mm_set1_ps(t_max), kids);
+#else
       alignas(16) float tn[4];
       ray_boxes4(n, q, t_min, t_max, tn);
-      StackEntry* kids = stack + top;  // straight onto the stack, nearest on top
       const int nk = select_children(bvh, n, tn, t_max, kids);
+#endif
       for (int k = 0; k < nk; ++k)
         if (kids[k].count > 0) prefetch(kids[k].child);
       if (nk > 0) {
