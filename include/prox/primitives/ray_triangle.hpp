@@ -7,7 +7,7 @@
 // n = (b - a) x (c - a) points to, i.e. dot(direction, n) < 0).
 // A hit needs t in [ray.t_min, ray.t_max].
 //
-// Möller–Trumbore (seed 002, without its absolute 1e-4 determinant epsilon):
+// Möller–Trumbore (seed 002, without its absolute determinant epsilon of 0.0001):
 // a parallel ray (determinant exactly 0) misses; culling is optional.
 // Watertight: edge functions in a ray-aligned sheared frame; an edge or vertex
 // shared by two triangles is hit by at least one of them, never neither. Edge
