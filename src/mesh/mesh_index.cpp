@@ -128,13 +128,7 @@ MeshClosestPoint<T> MeshIndex<T>::closest_point(const Vec3<T>& p, T max_distance
                           }
                           return false;
                         },
-                        [&](std::uint32_t b) {
-#ifdef PROX_BVH_SSE
-                          _mm_prefetch(reinterpret_cast<const char*>(tris + b), _MM_HINT_T0);
-#else
-                          (void)b;
-#endif
-                        });
+                        bvh::PrefetchRecords<LeafTriangle>{tris});
   if (!best.found()) return MeshClosestPoint<T>{};
   return best;
 }

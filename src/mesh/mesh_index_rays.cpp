@@ -57,13 +57,7 @@ MeshRayHit<T> MeshIndex<T>::first_hit(const Ray<T>& ray) const {
                       for (std::uint32_t j = b; j < b + n; ++j) test(j);
                       return false;
                     },
-                    [&](std::uint32_t b) {
-#ifdef PROX_BVH_SSE
-                      _mm_prefetch(reinterpret_cast<const char*>(tris + b), _MM_HINT_T0);
-#else
-                      (void)b;
-#endif
-                    });
+                    bvh::PrefetchRecords<LeafTriangle>{tris});
   return best;
 }
 

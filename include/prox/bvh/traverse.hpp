@@ -280,17 +280,31 @@ inline int select_children(const Bvh4& bvh, const Node4& n, const float key[4], 
   return nk;
 }
 
-/// Nearest-first traversal. `bound` is the squared search radius in float
-/// (rounded up); leaf(begin, count, bound) tests prims[begin, begin+count),
-/// may lower bound, and returns true to stop. prefetch(begin) is called for
-/// every leaf selected for a visit, so the caller can fetch its leaf data. Upper bounds of visited boxes
-/// lower the bound too when `use_upper_bounds` (closest point), not for range
-/// queries (sphere).
 /// No-op leaf prefetch (the default).
 struct NoPrefetch {
   void operator()(std::uint32_t) const {}
 };
 
+/// Prefetch callback for leaf records laid out by primitive slot: hints the
+/// cache line of records[begin], the first record a selected leaf will read.
+template <class Record>
+struct PrefetchRecords {
+  const Record* records;
+  void operator()(std::uint32_t begin) const {
+#ifdef PROX_BVH_SSE
+    _mm_prefetch(reinterpret_cast<const char*>(records + begin), _MM_HINT_T0);
+#else
+    (void)begin;
+#endif
+  }
+};
+
+/// Nearest-first traversal. `bound` is the squared search radius in float
+/// (rounded up); leaf(begin, count, bound) tests prims[begin, begin+count),
+/// may lower bound, and returns true to stop. prefetch(begin) is called for
+/// every leaf selected for a visit, so the caller can fetch its leaf data.
+/// Upper bounds of visited boxes lower the bound too when `use_upper_bounds`
+/// (closest point), not for range queries (sphere).
 template <class LeafFn, class PrefetchFn = NoPrefetch>
 void traverse_nearest(const Bvh4& bvh, const PointQuery& q, float bound, bool use_upper_bounds,
                       LeafFn&& leaf, PrefetchFn&& prefetch = PrefetchFn{}) {
