@@ -133,45 +133,47 @@ MeshClosestPoint<T> MeshIndex<T>::closest_point(const Vec3<T>& p, T max_distance
   return best;
 }
 
+namespace {
+/// Calls on_hit(triangle id) for every triangle within radius of center (in BVH
+/// leaf order) until on_hit returns true; the one traversal behind
+/// sphere_triangles and sphere_overlaps.
+template <class T, class LeafTriangle, class OnHit>
+void visit_sphere(const bvh::Bvh4& bvh, const std::vector<LeafTriangle>& leaf_tris,
+                  const Vec3<T>& center, T radius, OnHit&& on_hit) {
+  if (!all_finite(center)) return;
+  const T r2 = detail::squared_radius(radius);
+  if (r2 < T(0)) return;
+  const bvh::PointQuery q(center);
+  bvh::traverse_nearest(bvh, q, bvh::float_up(r2) * bvh::kGrow, false,
+                        [&](std::uint32_t b, std::uint32_t n, float&) {
+                          for (std::uint32_t j = b; j < b + n; ++j) {
+                            const LeafTriangle& t = leaf_tris[j];
+                            if (closest_point_triangle(center, t.c[0], t.c[1], t.c[2])
+                                        .sq_distance <= r2 &&
+                                on_hit(bvh.prims[j]))
+                              return true;
+                          }
+                          return false;
+                        });
+}
+}  // namespace
+
 template <class T>
 std::vector<std::uint32_t> MeshIndex<T>::sphere_triangles(const Vec3<T>& center,
                                                           T radius) const {
   std::vector<std::uint32_t> ids;
-  if (!all_finite(center)) return ids;
-  const T r2 = detail::squared_radius(radius);
-  if (r2 < T(0)) return ids;
-  const bvh::PointQuery q(center);
-  bvh::traverse_nearest(bvh_, q, bvh::float_up(r2) * bvh::kGrow, false,
-                        [&](std::uint32_t b, std::uint32_t n, float&) {
-                          for (std::uint32_t j = b; j < b + n; ++j) {
-                            const LeafTriangle& t = leaf_tris_[j];
-                            if (closest_point_triangle(center, t.c[0], t.c[1], t.c[2])
-                                    .sq_distance <= r2)
-                              ids.push_back(bvh_.prims[j]);
-                          }
-                          return false;
-                        });
+  visit_sphere(bvh_, leaf_tris_, center, radius, [&](std::uint32_t id) {
+    ids.push_back(id);
+    return false;
+  });
   std::sort(ids.begin(), ids.end());
   return ids;
 }
 
 template <class T>
 bool MeshIndex<T>::sphere_overlaps(const Vec3<T>& center, T radius) const {
-  if (!all_finite(center)) return false;
-  const T r2 = detail::squared_radius(radius);
-  if (r2 < T(0)) return false;
   bool found = false;
-  const bvh::PointQuery q(center);
-  bvh::traverse_nearest(bvh_, q, bvh::float_up(r2) * bvh::kGrow, false,
-                        [&](std::uint32_t b, std::uint32_t n, float&) {
-                          for (std::uint32_t j = b; j < b + n; ++j) {
-                            const LeafTriangle& t = leaf_tris_[j];
-                            if (closest_point_triangle(center, t.c[0], t.c[1], t.c[2])
-                                    .sq_distance <= r2)
-                              return found = true;
-                          }
-                          return false;
-                        });
+  visit_sphere(bvh_, leaf_tris_, center, radius, [&](std::uint32_t) { return found = true; });
   return found;
 }
 
