@@ -36,7 +36,7 @@ namespace prox::detail {
 inline constexpr unsigned kMaxLeafTriangles = 16;  // BuildOptions::max_leaf_size <= 16
 inline constexpr float kNearFactor = 8.0f;
 
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
 /// Whether the plane + edge bounds can pay: the search radius (sqrt(bound))
 /// is within kNearFactor times the L1 size of the leaf's first triangle box.
 /// From farther away the box bound is nearly as tight and the extra bound

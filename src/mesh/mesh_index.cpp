@@ -66,7 +66,6 @@ MeshIndex<T>::MeshIndex(TriangleMesh<T> mesh, const BuildOptions& options)
     const std::vector<Box3<float>> boxes = triangle_boxes();
     bvh_ = bvh::build_bvh4(boxes, options);
     rebuild_leaf_data();
-    rebuild_dipoles();
   };
   if (options.threads > 0) {
     tbb::task_arena arena(options.threads);
@@ -88,7 +87,7 @@ MeshClosestPoint<T> MeshIndex<T>::closest_point(const Vec3<T>& p, T max_distance
   const bvh::PointQuery q(p);
   const std::uint32_t* prims = bvh_.prims.data();
   const LeafTriangle* tris = leaf_tris_.data();
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
   const bool simd = detail::simd_leaves();
 #endif
   bvh::traverse_nearest(bvh_, q, bvh::float_up(r2) * bvh::kGrow, true,
@@ -100,7 +99,7 @@ MeshClosestPoint<T> MeshIndex<T>::closest_point(const Vec3<T>& p, T max_distance
                             if (r.sq_distance <= r2 && detail::offer_closest(best, r, prims[j]))
                               bound = std::min(bound, bvh::float_up(r.sq_distance) * bvh::kGrow);
                           };
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
                           if constexpr (std::is_same_v<T, float>) {
                             if (simd && n <= detail::kMaxLeafTriangles) {
                               // Bounds 4 triangles at a time; near the surface the
@@ -195,8 +194,23 @@ constexpr double kFarFieldBeta = 3.0;
 }  // namespace
 
 template <class T>
-void MeshIndex<T>::rebuild_dipoles() {
-  dipoles_.assign(bvh_.nodes.size() * 4, Dipole{});
+void MeshIndex<T>::build_far_field() const {
+  (void)dipoles();
+}
+
+template <class T>
+const std::vector<typename MeshIndex<T>::Dipole>& MeshIndex<T>::dipoles() const {
+  FarField& f = *far_;
+  std::call_once(f.once, [&] {
+    f.dipoles = compute_dipoles();
+    f.built.store(true, std::memory_order_release);
+  });
+  return f.dipoles;
+}
+
+template <class T>
+std::vector<typename MeshIndex<T>::Dipole> MeshIndex<T>::compute_dipoles() const {
+  std::vector<Dipole> dipoles_(bvh_.nodes.size() * 4, Dipole{});
   for (std::size_t i = bvh_.nodes.size(); i-- > 0;) {  // children after parents
     const bvh::Node4& node = bvh_.nodes[i];
     for (int k = 0; k < 4; ++k) {
@@ -260,12 +274,14 @@ void MeshIndex<T>::rebuild_dipoles() {
       dipoles_[i * 4 + k] = d;
     }
   }
+  return dipoles_;
 }
 
 template <class T>
 T MeshIndex<T>::winding_number(const Vec3<T>& p) const {
   if (!all_finite(p)) return ScalarTraits<T>::quiet_nan();
   if (bvh_.empty()) return T(0);
+  const std::vector<Dipole>& dipoles_ = dipoles();
   const double px = double(p[0]), py = double(p[1]), pz = double(p[2]);
   double far = 0;  // sum of dipole solid angles
   T near = T(0);   // exact solid angles of near leaves

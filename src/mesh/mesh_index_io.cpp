@@ -86,7 +86,7 @@ void MeshIndex<T>::refit(std::vector<Vec3<T>> moved_vertices) {
   const std::vector<Box3<float>> boxes = triangle_boxes();
   bvh::refit_bvh4(bvh_, boxes);
   rebuild_leaf_data();
-  rebuild_dipoles();
+  far_ = std::make_shared<FarField>();
   bvh_.stats.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -156,7 +156,7 @@ MeshIndex<T> MeshIndex<T>::load(std::istream& in) {
   if (!problem.empty()) throw MeshError("prox index: " + problem);
   bvh::refit_bvh4(idx.bvh_, idx.triangle_boxes());
   idx.rebuild_leaf_data();
-  idx.rebuild_dipoles();
+  idx.far_ = std::make_shared<FarField>();
   idx.bvh_.stats.nodes = nn;
   idx.bvh_.stats.leaves = leaves;
   idx.bvh_.stats.primitives = nt;
@@ -171,7 +171,7 @@ std::size_t MeshIndex<T>::memory_bytes() const {
   return mesh_.vertices().capacity() * sizeof(Vec3<T>) +
          mesh_.triangles().capacity() * sizeof(typename TriangleMesh<T>::Triangle) +
          bvh_.memory_bytes() + leaf_tris_.capacity() * sizeof(LeafTriangle) +
-         dipoles_.capacity() * sizeof(Dipole);
+         (far_->built.load(std::memory_order_acquire) ? far_->dipoles.capacity() * sizeof(Dipole) : 0);
 }
 
 #define PROX_MESH_IO_MEMBERS(T)                                          \

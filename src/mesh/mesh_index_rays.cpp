@@ -24,7 +24,7 @@ MeshRayHit<T> MeshIndex<T>::first_hit(const Ray<T>& ray) const {
   const bvh::RayQuery q(ray);
   const std::uint32_t* prims = bvh_.prims.data();
   const LeafTriangle* tris = leaf_tris_.data();
-#ifdef PROX_RAY_LEAF_SSE
+#ifdef PROX_SIMD_SSE2
   const bool simd = detail::simd_leaves();
   const detail::RayLeafSse sse(wr);
 #endif
@@ -37,7 +37,7 @@ MeshRayHit<T> MeshIndex<T>::first_hit(const Ray<T>& ray) const {
                         if (h.hit && detail::offer_hit(best, h, prims[j]))
                           t_max = std::min(t_max, bvh::float_up(h.t));
                       };
-#ifdef PROX_RAY_LEAF_SSE
+#ifdef PROX_SIMD_SSE2
                       if constexpr (std::is_same_v<T, float>) {
                         if (simd) {
                           for (std::uint32_t g = b; g < b + n; g += 4) {
@@ -68,7 +68,7 @@ bool MeshIndex<T>::any_hit(const Ray<T>& ray) const {
   const WatertightRay<T> wr(ray);
   const bvh::RayQuery q(ray);
   const LeafTriangle* tris = leaf_tris_.data();
-#ifdef PROX_RAY_LEAF_SSE
+#ifdef PROX_SIMD_SSE2
   const bool simd = detail::simd_leaves();
   const detail::RayLeafSse sse(wr);
 #endif
@@ -78,7 +78,7 @@ bool MeshIndex<T>::any_hit(const Ray<T>& ray) const {
   };
   bvh::traverse_ray(bvh_, q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max),
                     [&](std::uint32_t b, std::uint32_t n, float&) {
-#ifdef PROX_RAY_LEAF_SSE
+#ifdef PROX_SIMD_SSE2
                       if constexpr (std::is_same_v<T, float>) {
                         if (simd) {
                           for (std::uint32_t g = b; g < b + n; g += 4) {

@@ -23,23 +23,19 @@
 
 #include <cstdint>
 
-#include "prox/bvh/traverse.hpp"  // PROX_BVH_SSE
+#include "prox/bvh/traverse.hpp"  // PROX_SIMD_SSE2
 #include "prox/mesh/engine_hooks.hpp"
 #include "prox/primitives/ray_triangle.hpp"
 
-#ifdef PROX_BVH_SSE
-#include <immintrin.h>
-#endif
 
 namespace prox::detail {
 
 /// Whether the SIMD leaf filters run (not forced off by set_scalar_leaves).
 bool simd_leaves();
 
-// With FMA enabled (-march=native) the compiler may contract the scalar
-// kernel's a - s * b differently from these intrinsics: no filter then.
-#if defined(PROX_BVH_SSE) && !defined(__FMA__)
-#define PROX_RAY_LEAF_SSE 1
+// Every prox target compiles with -ffp-contract=off, so the scalar kernel's
+// a - s * b is never fused, on any ISA, and these lanes match it bit for bit.
+#if defined(PROX_SIMD_SSE2)
 /// The ray, sheared, broadcast to registers once per query.
 struct RayLeafSse {
   float o[3];   // origin, permuted to (kx, ky, kz)

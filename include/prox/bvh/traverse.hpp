@@ -28,14 +28,8 @@
 #include <cstring>
 #include <limits>
 
-// SSE2 is part of every x86-64; elsewhere (or with PROX_BVH_SCALAR defined,
-// which the tests use to check the fallback) the same maths runs per lane.
-#if (defined(__SSE2__) || defined(_M_X64)) && !defined(PROX_BVH_SCALAR)
-#include <immintrin.h>
-#define PROX_BVH_SSE 1
-#endif
-
 #include "prox/bvh/build.hpp"
+#include "prox/core/platform.hpp"
 #include "prox/bvh/bvh4.hpp"
 #include "prox/core/ray.hpp"
 
@@ -52,7 +46,7 @@ static_assert(kStackSize > 3 * kMaxTreeDepth + 4, "traversal stack too small");
 /// registers once per query rather than once per node).
 struct PointQuery {
   float lo[3], hi[3];
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
   __m128 vlo[3], vhi[3];
 #endif
   template <class T>
@@ -60,7 +54,7 @@ struct PointQuery {
     for (int k = 0; k < 3; ++k) {
       lo[k] = float_down(p[k]);
       hi[k] = float_up(p[k]);
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
       vlo[k] = _mm_set1_ps(lo[k]);
       vhi[k] = _mm_set1_ps(hi[k]);
 #endif
@@ -90,7 +84,7 @@ inline void box_distances4_scalar(const Node4& n, const PointQuery& q, float lb[
 /// Lower and upper bounds of the squared distance from q to the four child boxes
 /// (empty slots: +inf both).
 inline void box_distances4(const Node4& n, const PointQuery& q, float lb[4], float ub[4]) {
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
   __m128 l = _mm_setzero_ps(), u = _mm_setzero_ps();
   const __m128 zero = _mm_setzero_ps();
   for (int a = 0; a < 3; ++a) {
@@ -127,7 +121,7 @@ struct RayQuery {
   float o_near[3], o_far[3];  ///< origin bound used for the near / far plane
   float inv[3];
   int neg[3];                 ///< direction negative: near plane is hi
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
   // Per axis: byte offsets of the near / far bound rows in a Node4, and the
   // origin bounds and inverse direction broadcast once per ray.
   unsigned near_off[3], far_off[3];
@@ -145,7 +139,7 @@ struct RayQuery {
       const float olo = float_down(r.origin[k]), ohi = float_up(r.origin[k]);
       o_near[k] = neg[k] ? olo : ohi;
       o_far[k] = neg[k] ? ohi : olo;
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
       const unsigned lo_off = unsigned(offsetof(Node4, lo)) + 16u * unsigned(k);
       const unsigned hi_off = unsigned(offsetof(Node4, hi)) + 16u * unsigned(k);
       near_off[k] = neg[k] ? hi_off : lo_off;
@@ -187,7 +181,7 @@ inline void ray_boxes4_scalar(const Node4& n, const RayQuery& q, float t_min, fl
 /// infinite t_max).
 inline void ray_boxes4(const Node4& n, const RayQuery& q, float t_min, float t_max,
                        float tnear[4]) {
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
   const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
   const __m128 g = _mm_set1_ps(1.0f / 1048576.0f);
   __m128 tn = _mm_set1_ps(-std::numeric_limits<float>::infinity());
@@ -246,7 +240,7 @@ template <bool kPrefetch = true>
 inline int select_children(const Bvh4& bvh, const Node4& n, const float key[4], float limit,
                            StackEntry out[4]) {
   int nk = 0;
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
   // One compare for the four keys, one for the unused slots; then only the
   // passing children are visited (fewer unpredictable branches).
   unsigned mask = unsigned(_mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(key), _mm_set1_ps(limit))));
@@ -291,7 +285,7 @@ template <class Record>
 struct PrefetchRecords {
   const Record* records;
   void operator()(std::uint32_t begin) const {
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
     _mm_prefetch(reinterpret_cast<const char*>(records + begin), _MM_HINT_T0);
 #else
     (void)begin;
@@ -343,7 +337,7 @@ void traverse_nearest(const Bvh4& bvh, const PointQuery& q, float bound, bool us
   }
 }
 
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
 /// ray_boxes4 and select_children fused for rays (the same arithmetic, hence
 /// the same children, keys and order): the hit mask comes straight from the
 /// register compare, so no NaN blend, and the keys are stored once.
@@ -406,7 +400,7 @@ void traverse_ray(const Bvh4& bvh, const RayQuery& q, float t_min, float t_max, 
   StackEntry stack[kStackSize];
   int top = 0;
   StackEntry cur{0, 0, t_min};
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
   const __m128 vt_min = _mm_set1_ps(t_min);
 #endif
   for (;;) {
@@ -415,7 +409,7 @@ void traverse_ray(const Bvh4& bvh, const RayQuery& q, float t_min, float t_max, 
     } else {
       const Node4& n = bvh.nodes[cur.child];
       StackEntry* kids = stack + top;  // straight onto the stack, nearest on top
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
       const int nk = ray_select4<kRayPrefetch>(bvh, n, q, vt_min, _mm_set1_ps(t_max), kids);
 #else
       alignas(16) float tn[4];

@@ -31,9 +31,12 @@
 // winding number.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <istream>
+#include <memory>
+#include <mutex>
 #include <ostream>
 #include <type_traits>
 #include <vector>
@@ -86,6 +89,11 @@ class MeshIndex {
   /// exact sum decides (and is the winding number returned).
   MeshSignedDistance<T> signed_distance(const Vec3<T>& p) const;
 
+  /// Builds the winding number's far-field data now (otherwise the first
+  /// winding_number / signed_distance call builds it; closest-point and ray
+  /// users never pay for it). Thread-safe; a no-op when already built.
+  void build_far_field() const;
+
   /// Moves the vertices (same count, same triangles) and refits the boxes.
   void refit(std::vector<Vec3<T>> moved_vertices);
   /// Writes the index (mesh + BVH) in prox's versioned binary format.
@@ -93,7 +101,7 @@ class MeshIndex {
   /// Reads an index written by save(); throws MeshError on bad or foreign data.
   static MeshIndex load(std::istream& in);
 
-  /// Bytes held by the index, mesh included.
+  /// Bytes held by the index, mesh included (the far field only once built).
   std::size_t memory_bytes() const;
   /// Node count, depth, build time.
   BuildStats build_stats() const { return bvh_.stats; }
@@ -137,8 +145,16 @@ class MeshIndex {
     double area, radius;  // total area; max distance from center to a corner
     double moment[3][3];  // second order: sum of normal_i * (centroid - center)_j
   };
-  std::vector<Dipole> dipoles_;  // 4 per node, slot order
-  void rebuild_dipoles();
+  // Built on first use (std::call_once); shared by copies of the index, and
+  // replaced by a fresh, unbuilt one on refit and load.
+  struct FarField {
+    std::once_flag once;
+    std::vector<Dipole> dipoles;  // 4 per node, slot order
+    std::atomic<bool> built{false};
+  };
+  mutable std::shared_ptr<FarField> far_ = std::make_shared<FarField>();
+  std::vector<Dipole> compute_dipoles() const;
+  const std::vector<Dipole>& dipoles() const;
 };
 
 extern template class MeshIndex<float>;

@@ -19,7 +19,7 @@
 #include <tbb/task_group.h>
 
 #include "prox/bvh/build.hpp"
-#include "prox/bvh/traverse.hpp"  // PROX_BVH_SSE, <immintrin.h>
+#include "prox/bvh/traverse.hpp"  // PROX_SIMD_SSE2, <immintrin.h>
 
 namespace prox::bvh {
 namespace {
@@ -54,7 +54,7 @@ struct alignas(16) PBox {
     return PBox{{inf, inf, inf, inf}, {-inf, -inf, -inf, -inf}};
   }
   void extend(const PBox& b) {
-#ifdef PROX_BVH_SSE
+#ifdef PROX_SIMD_SSE2
     _mm_store_ps(lo, _mm_min_ps(_mm_load_ps(lo), _mm_load_ps(b.lo)));
     _mm_store_ps(hi, _mm_max_ps(_mm_load_ps(hi), _mm_load_ps(b.hi)));
 #else

@@ -1,0 +1,63 @@
+// prox/core/platform.hpp — the one place that looks at the compiler and the CPU.
+//
+// Every instruction-set macro and intrinsic include of prox lives here; other
+// headers test only the PROX_ macros below. No public struct changes layout
+// with any of them (the flat index layout is the same on every path).
+//
+// - PROX_X86_64: x86-64 (SSE2 is part of the architecture).
+// - PROX_SIMD_SSE2: 128-bit SIMD code paths are compiled (x86-64, unless
+//   PROX_FORCE_SCALAR is defined: the tests use that to check the scalar twins).
+// - PROX_SIMD_AVX2: this translation unit is compiled for AVX2 + FMA + BMI2.
+// - PROX_SIMD_AVX512: this translation unit is compiled for AVX-512 F/VL/DQ/BW.
+// - PROX_ISA_NAMESPACE: the name of the inline namespace that holds code whose
+//   machine code depends on the ISA (scalar, sse2, avx2, avx512), so that the
+//   copies built for several ISAs in one binary never share a symbol.
+// - PROX_FORCE_INLINE, PROX_FLATTEN: inlining control for the hot loops.
+#pragma once
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define PROX_X86_64 1
+#include <immintrin.h>
+#endif
+
+#if defined(PROX_X86_64) && !defined(PROX_FORCE_SCALAR)
+#define PROX_SIMD_SSE2 1
+#if defined(__AVX2__) && defined(__FMA__) && defined(__BMI2__)
+#define PROX_SIMD_AVX2 1
+#if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512DQ__) && \
+    defined(__AVX512BW__)
+#define PROX_SIMD_AVX512 1
+#endif
+#endif
+#endif
+
+#if defined(PROX_SIMD_AVX512)
+#define PROX_ISA_NAMESPACE avx512
+#elif defined(PROX_SIMD_AVX2)
+#define PROX_ISA_NAMESPACE avx2
+#elif defined(PROX_SIMD_SSE2)
+#define PROX_ISA_NAMESPACE sse2
+#else
+#define PROX_ISA_NAMESPACE scalar
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PROX_FORCE_INLINE inline __attribute__((always_inline))
+#define PROX_FLATTEN __attribute__((flatten))
+#else
+#define PROX_FORCE_INLINE inline
+#define PROX_FLATTEN
+#endif
+
+namespace prox {
+
+/// Hints the cache line at p into L1 (no-op without SSE).
+inline void prefetch_l1(const void* p) {
+#ifdef PROX_SIMD_SSE2
+  _mm_prefetch(static_cast<const char*>(p), _MM_HINT_T0);
+#else
+  (void)p;
+#endif
+}
+
+}  // namespace prox
