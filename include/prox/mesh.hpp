@@ -5,6 +5,8 @@
 #include "prox/bvh/build_options.hpp"
 #include "prox/mesh/batch.hpp"
 #include "prox/mesh/brute_force.hpp"
+#include "prox/mesh/flat_index.hpp"
+#include "prox/mesh/isa.hpp"
 #include "prox/mesh/mesh_index.hpp"
 #include "prox/mesh/ray_crossing.hpp"
 #include "prox/mesh/results.hpp"

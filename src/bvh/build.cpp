@@ -1,7 +1,7 @@
-// src/mesh/bvh_build.cpp — binned SAH build of a Bvh4, refit, validation.
+// src/bvh/build.cpp — binned SAH build of a Bvh8, refit, validation.
 //
 // Build (Wald 2007): a binary tree over primitive ranges, then collapsed into
-// 4-wide nodes. The binary node of range [b, e) with left part of size nl has
+// 8-wide nodes. The binary node of range [b, e) with left part of size nl has
 // its left child at index + 1 and its right child at index + 2 nl (a subtree
 // of k primitives uses at most 2k - 1 slots), so parallel subtrees write to
 // disjoint, precomputed slots and the tree is the same for any thread count.
@@ -19,7 +19,7 @@
 #include <tbb/task_group.h>
 
 #include "prox/bvh/build.hpp"
-#include "prox/bvh/traverse.hpp"  // PROX_SIMD_SSE2, <immintrin.h>
+#include "prox/core/platform.hpp"
 
 namespace prox::bvh {
 namespace {
@@ -224,7 +224,8 @@ struct Builder {
     bool have_boxes = false;
     if (depth < kDepthLimit) {
       const Split s = find_split(b, e, cbox);
-      const float leaf_cost = half_area(box) * float(n);
+      // A leaf costs its slots: its primitives are tested four at a time.
+      const float leaf_cost = half_area(box) * float((n + kLeafAlign - 1) / kLeafAlign * kLeafAlign);
       // Split cost: one traversal step (~ one primitive test) + the children.
       if (n <= std::uint32_t(max_leaf) &&
           (s.axis < 0 || leaf_cost <= s.cost + kTraversalCost * half_area(box)))
@@ -269,16 +270,26 @@ struct Builder {
   }
 };
 
-// Collapse the binary tree into Node4s in depth-first order.
+// Collapse the binary tree into Node8s in depth-first order; leaves get slots
+// aligned to kLeafAlign, padded with kInvalid.
 struct Collapser {
   const std::vector<BinaryNode>& bin;
-  Bvh4& out;
+  const std::vector<std::uint32_t>& order;  // binary leaves' primitives
+  Bvh8& out;
   int max_depth = 0;
   std::size_t leaves = 0;
 
+  std::uint32_t add_leaf(const BinaryNode& c) {
+    const std::uint32_t slot = std::uint32_t(out.prims.size());
+    for (std::uint32_t j = 0; j < c.count; ++j) out.prims.push_back(order[c.begin + j]);
+    while (out.prims.size() % kLeafAlign != 0) out.prims.push_back(kInvalid);
+    ++leaves;
+    return slot;
+  }
+
   std::uint32_t emit(std::uint32_t root, int depth) {
-    // Children of the new node: open the largest inner binary child until 4.
-    std::uint32_t kids[4];
+    // Children of the new node: open the largest inner binary child until 8.
+    std::uint32_t kids[kWidth];
     int nk = 0;
     const BinaryNode& r = bin[root];
     if (r.count > 0) {
@@ -286,7 +297,7 @@ struct Collapser {
     } else {
       kids[nk++] = root + 1;
       kids[nk++] = r.right;
-      while (nk < 4) {
+      while (nk < kWidth) {
         int pick = -1;
         float best = -1.0f;
         for (int k = 0; k < nk; ++k) {
@@ -305,8 +316,8 @@ struct Collapser {
     const std::uint32_t me = std::uint32_t(out.nodes.size());
     out.nodes.emplace_back();
     max_depth = std::max(max_depth, depth);
-    for (int k = 0; k < 4; ++k) {
-      Node4& node = out.nodes[me];
+    for (int k = 0; k < kWidth; ++k) {
+      Node8& node = out.nodes[me];
       if (k >= nk) {
         for (int a = 0; a < 3; ++a) {
           node.lo[a][k] = std::numeric_limits<float>::infinity();
@@ -322,9 +333,8 @@ struct Collapser {
         node.hi[a][k] = c.box.hi[a];
       }
       if (c.count > 0) {
-        node.child[k] = c.begin;
+        node.child[k] = add_leaf(c);
         node.count[k] = c.count;
-        ++leaves;
       } else {
         const std::uint32_t child = emit(kids[k], depth + 1);
         out.nodes[me].child[k] = child;  // emit() may have reallocated
@@ -335,13 +345,13 @@ struct Collapser {
   }
 };
 
-double sah_cost(const Bvh4& bvh) {
+double sah_cost(const Bvh8& bvh) {
   if (bvh.empty()) return 0;
   Box3f root = Box3f::empty();
   double cost = 0;
   for (std::size_t i = 0; i < bvh.nodes.size(); ++i) {
-    const Node4& n = bvh.nodes[i];
-    for (int k = 0; k < 4; ++k) {
+    const Node8& n = bvh.nodes[i];
+    for (int k = 0; k < kWidth; ++k) {
       Box3f b;
       for (int a = 0; a < 3; ++a) {
         b.lo[a] = n.lo[a][k];
@@ -358,14 +368,14 @@ double sah_cost(const Bvh4& bvh) {
 
 }  // namespace
 
-Bvh4 build_bvh4(std::span<const Box3f> boxes, const BuildOptions& options) {
+Bvh8 build_bvh8(std::span<const Box3f> boxes, const BuildOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
-  Bvh4 out;
+  Bvh8 out;
   const std::size_t n = boxes.size();
   if (n > 0) {
     Builder b;
     b.boxes = boxes;
-    b.max_leaf = std::clamp(options.max_leaf_size, 1, 16);
+    b.max_leaf = std::clamp(options.max_leaf_size, 1, int(kMaxLeafSize));
     b.bins = std::clamp(options.sah_bins, 4, kMaxBins);
     b.centroids.resize(n);
     b.pboxes.resize(n);
@@ -386,11 +396,12 @@ Bvh4 build_bvh4(std::span<const Box3f> boxes, const BuildOptions& options) {
     } else {
       run();
     }
-    out.nodes.reserve(n / 2 + 1);
-    Collapser c{b.nodes, out};
+    out.nodes.reserve(n / 4 + 1);
+    out.prims.reserve(n + n / 2);
+    Collapser c{b.nodes, b.prims, out};
     c.emit(0, 1);
     out.nodes.shrink_to_fit();
-    out.prims = std::move(b.prims);
+    out.prims.shrink_to_fit();
     out.stats.depth = c.max_depth;
     out.stats.leaves = c.leaves;
   }
@@ -402,16 +413,16 @@ Bvh4 build_bvh4(std::span<const Box3f> boxes, const BuildOptions& options) {
   return out;
 }
 
-void refit_bvh4(Bvh4& bvh, std::span<const Box3f> boxes) {
+void refit_bvh8(Bvh8& bvh, std::span<const Box3f> boxes) {
   for (std::size_t i = bvh.nodes.size(); i-- > 0;) {
-    Node4& n = bvh.nodes[i];
-    for (int k = 0; k < 4; ++k) {
+    Node8& n = bvh.nodes[i];
+    for (int k = 0; k < kWidth; ++k) {
       Box3f b = Box3f::empty();
       if (n.count[k] > 0) {
         for (std::uint32_t j = 0; j < n.count[k]; ++j) b.extend(boxes[bvh.prims[n.child[k] + j]]);
       } else if (n.child[k] != kInvalid) {
-        const Node4& c = bvh.nodes[n.child[k]];
-        for (int q = 0; q < 4; ++q)
+        const Node8& c = bvh.nodes[n.child[k]];
+        for (int q = 0; q < kWidth; ++q)
           for (int a = 0; a < 3; ++a) {
             b.lo[a] = std::min(b.lo[a], c.lo[a][q]);
             b.hi[a] = std::max(b.hi[a], c.hi[a][q]);
@@ -425,28 +436,36 @@ void refit_bvh4(Bvh4& bvh, std::span<const Box3f> boxes) {
   }
 }
 
-std::string validate_bvh4(const Bvh4& bvh, std::size_t num_prims) {
-  if (bvh.prims.size() != num_prims)
-    return "index has " + std::to_string(bvh.prims.size()) + " primitives, mesh has " +
-           std::to_string(num_prims);
-  if (num_prims == 0) return bvh.nodes.empty() ? "" : "nodes without primitives";
+std::string validate_bvh8(const Bvh8& bvh, std::size_t num_prims) {
+  if (num_prims == 0)
+    return bvh.nodes.empty() && bvh.prims.empty() ? "" : "nodes without primitives";
   if (bvh.nodes.empty()) return "no nodes";
+  if (bvh.prims.size() % kLeafAlign != 0) return "slot count is not a multiple of 4";
   std::vector<char> seen(num_prims, 0);
+  std::size_t ids = 0;
   for (std::uint32_t p : bvh.prims) {
+    if (p == kInvalid) continue;
     if (p >= num_prims || seen[p]) return "primitive order is not a permutation";
     seen[p] = 1;
+    ++ids;
   }
-  std::vector<char> covered(num_prims, 0);
+  if (ids != num_prims)
+    return "index has " + std::to_string(ids) + " primitives, mesh has " +
+           std::to_string(num_prims);
+  std::vector<char> covered(bvh.prims.size(), 0);
   std::vector<int> parents(bvh.nodes.size(), 0);
   for (std::size_t i = 0; i < bvh.nodes.size(); ++i) {
-    const Node4& n = bvh.nodes[i];
-    for (int k = 0; k < 4; ++k) {
-      if (n.count[k] > 16) return "node " + std::to_string(i) + " has an oversized leaf";
+    const Node8& n = bvh.nodes[i];
+    for (int k = 0; k < kWidth; ++k) {
+      if (n.count[k] > kMaxLeafSize) return "node " + std::to_string(i) + " has an oversized leaf";
       if (n.count[k] > 0) {
-        if (std::size_t(n.child[k]) + n.count[k] > num_prims)
+        if (n.child[k] % kLeafAlign != 0)
+          return "node " + std::to_string(i) + " has a leaf not aligned to 4 slots";
+        if (std::size_t(n.child[k]) + n.count[k] > bvh.prims.size())
           return "node " + std::to_string(i) + " has a leaf out of range";
         for (std::uint32_t j = 0; j < n.count[k]; ++j) {
           if (covered[n.child[k] + j]) return "leaves overlap";
+          if (bvh.prims[n.child[k] + j] == kInvalid) return "a leaf covers a padding slot";
           covered[n.child[k] + j] = 1;
         }
       } else if (n.child[k] != kInvalid) {
@@ -463,13 +482,13 @@ std::string validate_bvh4(const Bvh4& bvh, std::size_t num_prims) {
   for (std::size_t i = 0; i < bvh.nodes.size(); ++i) {
     if (depth[i] > kMaxTreeDepth)
       return "tree deeper than " + std::to_string(kMaxTreeDepth) + " levels";
-    for (int k = 0; k < 4; ++k) {
-      const Node4& n = bvh.nodes[i];
+    for (int k = 0; k < kWidth; ++k) {
+      const Node8& n = bvh.nodes[i];
       if (n.count[k] == 0 && n.child[k] != kInvalid) depth[n.child[k]] = depth[i] + 1;
     }
   }
-  for (char c : covered)
-    if (!c) return "a primitive is in no leaf";
+  for (std::size_t j = 0; j < bvh.prims.size(); ++j)
+    if (bvh.prims[j] != kInvalid && !covered[j]) return "a primitive is in no leaf";
   return "";
 }
 

@@ -2,10 +2,12 @@
 // winding number and signed distance (rays: mesh_index_rays.cpp; refit, save,
 // load: mesh_index_io.cpp).
 //
-// Leaf triangles are copied in leaf order (leaf_tris_), so a leaf is one
-// contiguous run of corners in T and no index lookup is needed in the hot loop;
-// bvh_.prims maps a leaf slot back to the triangle id. Every triangle test is
-// the shared kernel (prox::closest_point_triangle) in the mesh's precision.
+// Leaf triangles are copied by slot into SIMD packs (packs_, the flat layout
+// of prox/mesh/flat_index.hpp), so a leaf is one contiguous run of packs and no
+// index lookup is needed in the hot loop; bvh_.prims maps a slot back to the
+// triangle id. Every triangle test is the shared kernel in the mesh's
+// precision. closest_point runs on the ISA path's engine (engine.hpp); the
+// other queries use the same traversal loop here.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -19,9 +21,9 @@
 #include "prox/bvh/build.hpp"
 #include "prox/bvh/traverse.hpp"
 #include "prox/mesh/mesh_index.hpp"
-#include "closest_leaf_sse.hpp"
+#include "engine.hpp"
+#include "leaf_ray_simd.hpp"  // simd_leaves
 #include "query_common.hpp"
-#include "ray_leaf_sse.hpp"
 
 namespace prox {
 
@@ -41,19 +43,21 @@ std::vector<Box3<float>> MeshIndex<T>::triangle_boxes() const {
 
 template <class T>
 void MeshIndex<T>::rebuild_leaf_data() {
-  // One spare (zero) record past the end: the SSE leaf code reads 16 bytes
-  // at each corner, 4 past a float record.
-  leaf_tris_.assign(bvh_.prims.size() + 1, LeafTriangle{});
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bvh_.prims.size(), 4096),
+  // A pack's first slot always holds a triangle (leaves start on pack
+  // boundaries); a padding slot repeats the slot before it.
+  packs_.assign(bvh_.prims.size() / bvh::kLeafAlign, LeafPack<T>{});
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, packs_.size(), 1024),
                     [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t j = r.begin(); j < r.end(); ++j) {
-                        Box3<T> b = Box3<T>::empty();
-                        for (int k = 0; k < 3; ++k) {
-                          leaf_tris_[j].c[k] = mesh_.corner(bvh_.prims[j], k);
-                          b.extend(leaf_tris_[j].c[k]);
+                      for (std::size_t p = r.begin(); p < r.end(); ++p) {
+                        std::uint32_t id = bvh_.prims[p * bvh::kLeafAlign];
+                        for (unsigned lane = 0; lane < bvh::kLeafAlign; ++lane) {
+                          const std::uint32_t s = bvh_.prims[p * bvh::kLeafAlign + lane];
+                          if (s != bvh::kInvalid) id = s;
+                          for (int k = 0; k < 3; ++k) {
+                            const Vec3<T> c = mesh_.corner(id, k);
+                            for (int a = 0; a < 3; ++a) packs_[p].c[k][a][lane] = c[a];
+                          }
                         }
-                        if constexpr (!std::is_same_v<T, float>)
-                          leaf_tris_[j].box_ = bvh::outward_float_box(b);
                       }
                     });
 }
@@ -64,7 +68,7 @@ MeshIndex<T>::MeshIndex(TriangleMesh<T> mesh, const BuildOptions& options)
   const auto t0 = std::chrono::steady_clock::now();
   auto run = [&] {
     const std::vector<Box3<float>> boxes = triangle_boxes();
-    bvh_ = bvh::build_bvh4(boxes, options);
+    bvh_ = bvh::build_bvh8(boxes, options);
     rebuild_leaf_data();
   };
   if (options.threads > 0) {
@@ -79,81 +83,32 @@ MeshIndex<T>::MeshIndex(TriangleMesh<T> mesh, const BuildOptions& options)
 
 template <class T>
 MeshClosestPoint<T> MeshIndex<T>::closest_point(const Vec3<T>& p, T max_distance) const {
-  MeshClosestPoint<T> best;
-  if (!all_finite(p)) return best;
-  const T r2 = detail::squared_radius(max_distance);
-  if (r2 < T(0)) return best;
-  best.sq_distance = ScalarTraits<T>::infinity();
-  const bvh::PointQuery q(p);
-  const std::uint32_t* prims = bvh_.prims.data();
-  const LeafTriangle* tris = leaf_tris_.data();
-#ifdef PROX_SIMD_SSE2
-  const bool simd = detail::simd_leaves();
-#endif
-  bvh::traverse_nearest(bvh_, q, bvh::float_up(r2) * bvh::kGrow, true,
-                        [&](std::uint32_t b, std::uint32_t n, float& bound) {
-                          auto test = [&](std::uint32_t j) {
-                            const LeafTriangle& t = tris[j];
-                            const ClosestPointTriangleResult<T> r =
-                                closest_point_triangle(p, t.c[0], t.c[1], t.c[2]);
-                            if (r.sq_distance <= r2 && detail::offer_closest(best, r, prims[j]))
-                              bound = std::min(bound, bvh::float_up(r.sq_distance) * bvh::kGrow);
-                          };
-#ifdef PROX_SIMD_SSE2
-                          if constexpr (std::is_same_v<T, float>) {
-                            if (simd && n <= detail::kMaxLeafTriangles) {
-                              // Bounds 4 triangles at a time; near the surface the
-                              // plane + edge bounds too, and nearest first.
-                              alignas(16) float lb[detail::kMaxLeafTriangles + 3];
-                              const bool near = detail::near_regime(tris[b].box(), bound);
-                              detail::leaf_triangle_bounds(
-                                  q, &p[0], reinterpret_cast<const char*>(&tris[b]),
-                                  sizeof(LeafTriangle), n, bound, near, lb);
-                              if (near) {
-                                detail::visit_by_bound(lb, n, bound,
-                                                       [&](unsigned i) { test(b + i); });
-                              } else {
-                                for (std::uint32_t i = 0; i < n; ++i)
-                                  if (lb[i] <= bound) test(b + i);
-                              }
-                              return false;
-                            }
-                          }
-#endif
-                          for (std::uint32_t j = b; j < b + n; ++j) {
-                            // The triangle's own box: a cheap, conservative skip.
-                            if (n > 1 && bvh::box_lower_bound(tris[j].box(), q) > bound) continue;
-                            test(j);
-                          }
-                          return false;
-                        },
-                        bvh::PrefetchRecords<LeafTriangle>{tris});
-  if (!best.found()) return MeshClosestPoint<T>{};
-  return best;
+  return detail::engine_closest_point(layout(), p, max_distance, detail::simd_leaves());
 }
 
 namespace {
 /// Calls on_hit(triangle id) for every triangle within radius of center (in BVH
 /// leaf order) until on_hit returns true; the one traversal behind
 /// sphere_triangles and sphere_overlaps.
-template <class T, class LeafTriangle, class OnHit>
-void visit_sphere(const bvh::Bvh4& bvh, const std::vector<LeafTriangle>& leaf_tris,
-                  const Vec3<T>& center, T radius, OnHit&& on_hit) {
+template <class T, class OnHit>
+void visit_sphere(const FlatIndex<T>& x, const Vec3<T>& center, T radius, OnHit&& on_hit) {
   if (!all_finite(center)) return;
   const T r2 = detail::squared_radius(radius);
   if (r2 < T(0)) return;
   const bvh::PointQuery q(center);
-  bvh::traverse_nearest(bvh, q, bvh::float_up(r2) * bvh::kGrow, false,
-                        [&](std::uint32_t b, std::uint32_t n, float&) {
-                          for (std::uint32_t j = b; j < b + n; ++j) {
-                            const LeafTriangle& t = leaf_tris[j];
-                            if (closest_point_triangle(center, t.c[0], t.c[1], t.c[2])
-                                        .sq_distance <= r2 &&
-                                on_hit(bvh.prims[j]))
-                              return true;
-                          }
-                          return false;
-                        });
+  bvh::NearestTest<false> test{q, bvh::float_up(r2) * bvh::kGrow};
+  bvh::traverse(x.nodes, test, [&](std::uint32_t b, std::uint32_t n) {
+    for (std::uint32_t s = b; s < b + n; ++s) {
+      const LeafPack<T>& pk = x.pack_of(s);
+      const unsigned lane = FlatIndex<T>::lane_of(s);
+      if (closest_point_triangle(center, pk.corner(lane, 0), pk.corner(lane, 1),
+                                 pk.corner(lane, 2))
+                  .sq_distance <= r2 &&
+          on_hit(x.prims[s]))
+        return true;
+    }
+    return false;
+  });
 }
 }  // namespace
 
@@ -161,7 +116,7 @@ template <class T>
 std::vector<std::uint32_t> MeshIndex<T>::sphere_triangles(const Vec3<T>& center,
                                                           T radius) const {
   std::vector<std::uint32_t> ids;
-  visit_sphere(bvh_, leaf_tris_, center, radius, [&](std::uint32_t id) {
+  visit_sphere(layout(), center, radius, [&](std::uint32_t id) {
     ids.push_back(id);
     return false;
   });
@@ -172,7 +127,7 @@ std::vector<std::uint32_t> MeshIndex<T>::sphere_triangles(const Vec3<T>& center,
 template <class T>
 bool MeshIndex<T>::sphere_overlaps(const Vec3<T>& center, T radius) const {
   bool found = false;
-  visit_sphere(bvh_, leaf_tris_, center, radius, [&](std::uint32_t) { return found = true; });
+  visit_sphere(layout(), center, radius, [&](std::uint32_t) { return found = true; });
   return found;
 }
 
@@ -210,17 +165,19 @@ const std::vector<typename MeshIndex<T>::Dipole>& MeshIndex<T>::dipoles() const 
 
 template <class T>
 std::vector<typename MeshIndex<T>::Dipole> MeshIndex<T>::compute_dipoles() const {
-  std::vector<Dipole> dipoles_(bvh_.nodes.size() * 4, Dipole{});
+  const FlatIndex<T> x = layout();
+  auto corner = [&](std::uint32_t s, int k) {
+    return x.pack_of(s).corner(FlatIndex<T>::lane_of(s), k).template cast<double>();
+  };
+  std::vector<Dipole> dipoles_(bvh_.nodes.size() * bvh::kWidth, Dipole{});
   for (std::size_t i = bvh_.nodes.size(); i-- > 0;) {  // children after parents
-    const bvh::Node4& node = bvh_.nodes[i];
-    for (int k = 0; k < 4; ++k) {
+    const bvh::Node8& node = bvh_.nodes[i];
+    for (int k = 0; k < bvh::kWidth; ++k) {
       if (node.child[k] == bvh::kInvalid) continue;
       Dipole d{};
       if (node.count[k] > 0) {
         for (std::uint32_t j = node.child[k]; j < node.child[k] + node.count[k]; ++j) {
-          const Vec3d a = leaf_tris_[j].c[0].template cast<double>();
-          const Vec3d b = leaf_tris_[j].c[1].template cast<double>();
-          const Vec3d c = leaf_tris_[j].c[2].template cast<double>();
+          const Vec3d a = corner(j, 0), b = corner(j, 1), c = corner(j, 2);
           const Vec3d n = cross(b - a, c - a) * 0.5;
           const double area = std::sqrt(squared_norm(n));
           const Vec3d centroid = (a + b + c) / 3.0;
@@ -233,17 +190,15 @@ std::vector<typename MeshIndex<T>::Dipole> MeshIndex<T>::compute_dipoles() const
         if (d.area > 0)
           for (double& x : d.center) x /= d.area;
         for (std::uint32_t j = node.child[k]; j < node.child[k] + node.count[k]; ++j) {
-          const Vec3d a = leaf_tris_[j].c[0].template cast<double>();
-          const Vec3d b = leaf_tris_[j].c[1].template cast<double>();
-          const Vec3d c = leaf_tris_[j].c[2].template cast<double>();
+          const Vec3d a = corner(j, 0), b = corner(j, 1), c = corner(j, 2);
           const Vec3d n = cross(b - a, c - a) * 0.5;
           const Vec3d off = (a + b + c) / 3.0 - Vec3d{d.center[0], d.center[1], d.center[2]};
           for (int q = 0; q < 3; ++q)
             for (int r = 0; r < 3; ++r) d.moment[q][r] += n[q] * off[r];
         }
       } else {
-        for (int q = 0; q < 4; ++q) {
-          const Dipole& c = dipoles_[std::size_t(node.child[k]) * 4 + q];
+        for (int q = 0; q < bvh::kWidth; ++q) {
+          const Dipole& c = dipoles_[std::size_t(node.child[k]) * bvh::kWidth + q];
           if (bvh_.nodes[node.child[k]].child[q] == bvh::kInvalid) continue;
           for (int a = 0; a < 3; ++a) {
             d.normal[a] += c.normal[a];
@@ -254,9 +209,9 @@ std::vector<typename MeshIndex<T>::Dipole> MeshIndex<T>::compute_dipoles() const
         if (d.area > 0)
           for (double& x : d.center) x /= d.area;
         // Moments about the new center: M + N (x) (child center - center).
-        for (int q = 0; q < 4; ++q) {
+        for (int q = 0; q < bvh::kWidth; ++q) {
           if (bvh_.nodes[node.child[k]].child[q] == bvh::kInvalid) continue;
-          const Dipole& c = dipoles_[std::size_t(node.child[k]) * 4 + q];
+          const Dipole& c = dipoles_[std::size_t(node.child[k]) * bvh::kWidth + q];
           for (int a = 0; a < 3; ++a)
             for (int r = 0; r < 3; ++r)
               d.moment[a][r] += c.moment[a][r] + c.normal[a] * (c.center[r] - d.center[r]);
@@ -271,7 +226,7 @@ std::vector<typename MeshIndex<T>::Dipole> MeshIndex<T>::compute_dipoles() const
         r2 += e * e;
       }
       d.radius = std::sqrt(r2);
-      dipoles_[i * 4 + k] = d;
+      dipoles_[i * bvh::kWidth + k] = d;
     }
   }
   return dipoles_;
@@ -281,23 +236,28 @@ template <class T>
 T MeshIndex<T>::winding_number(const Vec3<T>& p) const {
   if (!all_finite(p)) return ScalarTraits<T>::quiet_nan();
   if (bvh_.empty()) return T(0);
-  const std::vector<Dipole>& dipoles_ = dipoles();
-  const double px = double(p[0]), py = double(p[1]), pz = double(p[2]);
-  double far = 0;  // sum of dipole solid angles
-  T near = T(0);   // exact solid angles of near leaves
-  std::uint32_t stack[bvh::kStackSize];
-  int top = 0;
-  stack[top++] = 0;
-  while (top > 0) {
-    const std::uint32_t i = stack[--top];
-    const bvh::Node4& node = bvh_.nodes[i];
-    for (int k = 0; k < 4; ++k) {
-      if (node.child[k] == bvh::kInvalid) continue;
-      const Dipole& d = dipoles_[std::size_t(i) * 4 + k];
-      const double dx = d.center[0] - px, dy = d.center[1] - py, dz = d.center[2] - pz;
-      const double dist2 = dx * dx + dy * dy + dz * dz;
-      const double reach = kFarFieldBeta * d.radius;
-      if (dist2 > reach * reach) {
+  // The shared traversal loop with a node test that sums the far children's
+  // expansions and enters the near ones (keys unused, nothing pruned).
+  struct FarFieldTest {
+    const Dipole* dipoles;
+    const bvh::Node8* nodes;
+    double px, py, pz;
+    double far = 0;  // sum of dipole solid angles
+    float limit() const { return std::numeric_limits<float>::infinity(); }
+    unsigned children(const bvh::Node8& node, float* key) {
+      const Dipole* ds = dipoles + std::size_t(&node - nodes) * bvh::kWidth;
+      unsigned near = 0;
+      for (int k = 0; k < bvh::kWidth; ++k) {
+        key[k] = 0.0f;
+        if (node.child[k] == bvh::kInvalid) continue;
+        const Dipole& d = ds[k];
+        const double dx = d.center[0] - px, dy = d.center[1] - py, dz = d.center[2] - pz;
+        const double dist2 = dx * dx + dy * dy + dz * dz;
+        const double reach = kFarFieldBeta * d.radius;
+        if (!(dist2 > reach * reach)) {
+          near |= 1u << k;
+          continue;
+        }
         // Omega ~ N.F(r) + sum_ij J_ij M_ij with F(r) = r/|r|^3 and its
         // Jacobian J = I/|r|^3 - 3 r r^T/|r|^5 (r = center - p).
         const double inv3 = 1.0 / (dist2 * std::sqrt(dist2));
@@ -309,16 +269,22 @@ T MeshIndex<T>::winding_number(const Vec3<T>& p) const {
         }
         far += (d.normal[0] * dx + d.normal[1] * dy + d.normal[2] * dz) * inv3 + trace * inv3 -
                3.0 * rmr * inv3 / dist2;
-      } else if (node.count[k] > 0) {
-        for (std::uint32_t j = node.child[k]; j < node.child[k] + node.count[k]; ++j)
-          near += triangle_solid_angle(p, leaf_tris_[j].c[0], leaf_tris_[j].c[1],
-                                       leaf_tris_[j].c[2]);
-      } else {
-        stack[top++] = node.child[k];
       }
+      return near;
     }
-  }
-  return T((far + double(near)) * inverse_four_pi<double>());
+  };
+  FarFieldTest test{dipoles().data(), bvh_.nodes.data(), double(p[0]), double(p[1]), double(p[2])};
+  const FlatIndex<T> x = layout();
+  T near = T(0);  // exact solid angles of near leaves
+  bvh::traverse(x.nodes, test, [&](std::uint32_t b, std::uint32_t n) {
+    for (std::uint32_t s = b; s < b + n; ++s) {
+      const LeafPack<T>& pk = x.pack_of(s);
+      const unsigned lane = FlatIndex<T>::lane_of(s);
+      near += triangle_solid_angle(p, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
+    }
+    return false;
+  });
+  return T((test.far + double(near)) * inverse_four_pi<double>());
 }
 
 template <class T>

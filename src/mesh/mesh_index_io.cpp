@@ -1,14 +1,16 @@
 // src/mesh/mesh_index_io.cpp — MeshIndex refit, save, load, memory.
 //
-// File format (version 1), native byte order (a marker word rejects files
+// File format (version 2), native byte order (a marker word rejects files
 // from a machine of the other endianness):
-//   "PROXMIDX" | u32 version | u32 0x01020304 | u32 sizeof(T) | u32 sizeof(Node4)
-//   | u64 vertices | u64 triangles | u64 nodes | u64 leaves | i32 depth
-//   | vertices (3 T each) | triangles (3 u32) | prims (u32) | nodes (128 B)
+//   "PROXMIDX" | u32 version | u32 0x01020304 | u32 sizeof(T) | u32 sizeof(Node8)
+//   | u64 vertices | u64 triangles | u64 nodes | u64 leaves | i32 depth | u64 slots
+//   | vertices (3 T each) | triangles (3 u32) | prims (u32 per slot) | nodes (256 B)
 //   | u64 FNV-1a hash of everything before it.
+// (prox/mesh/flat_index.hpp documents nodes and prims; the leaf packs are
+// rebuilt from the vertices on load.)
 // load() checks every field, reads arrays in bounded chunks (a forged count
 // fails at end of file instead of allocating it), validates the mesh
-// (TriangleMesh) and the tree (bvh::validate_bvh4), and recomputes every box
+// (TriangleMesh) and the tree (bvh::validate_bvh8), and recomputes every box
 // from the vertices, so a damaged file cannot give wrong answers silently.
 #include <chrono>
 #include <cstring>
@@ -22,7 +24,7 @@ namespace prox {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'R', 'O', 'X', 'M', 'I', 'D', 'X'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
 constexpr std::uint32_t kEndian = 0x01020304u;
 
 struct Hasher {
@@ -84,7 +86,7 @@ void MeshIndex<T>::refit(std::vector<Vec3<T>> moved_vertices) {
   std::vector<typename TriangleMesh<T>::Triangle> tris = mesh_.triangles();
   mesh_ = TriangleMesh<T>(std::move(moved_vertices), std::move(tris));
   const std::vector<Box3<float>> boxes = triangle_boxes();
-  bvh::refit_bvh4(bvh_, boxes);
+  bvh::refit_bvh8(bvh_, boxes);
   rebuild_leaf_data();
   far_ = std::make_shared<FarField>();
   bvh_.stats.build_ms =
@@ -98,17 +100,18 @@ void MeshIndex<T>::save(std::ostream& out) const {
   w.value(kVersion);
   w.value(kEndian);
   w.value(std::uint32_t(sizeof(T)));
-  w.value(std::uint32_t(sizeof(bvh::Node4)));
+  w.value(std::uint32_t(sizeof(bvh::Node8)));
   w.value(std::uint64_t(mesh_.num_vertices()));
   w.value(std::uint64_t(mesh_.num_triangles()));
   w.value(std::uint64_t(bvh_.nodes.size()));
   w.value(std::uint64_t(bvh_.stats.leaves));
   w.value(std::int32_t(bvh_.stats.depth));
+  w.value(std::uint64_t(bvh_.prims.size()));
   w.bytes(mesh_.vertices().data(), mesh_.num_vertices() * sizeof(Vec3<T>));
   w.bytes(mesh_.triangles().data(),
           mesh_.num_triangles() * sizeof(typename TriangleMesh<T>::Triangle));
   w.bytes(bvh_.prims.data(), bvh_.prims.size() * sizeof(std::uint32_t));
-  w.bytes(bvh_.nodes.data(), bvh_.nodes.size() * sizeof(bvh::Node4));
+  w.bytes(bvh_.nodes.data(), bvh_.nodes.size() * sizeof(bvh::Node8));
   const std::uint64_t h = w.hash.h;
   out.write(reinterpret_cast<const char*>(&h), sizeof(h));
   if (!out) throw MeshError("prox index: write failed");
@@ -132,29 +135,31 @@ MeshIndex<T> MeshIndex<T>::load(std::istream& in) {
   if (scalar != sizeof(T))
     throw MeshError("prox index: holds a " + std::string(scalar == 4 ? "float" : "double") +
                     " mesh, asked for " + std::string(sizeof(T) == 4 ? "float" : "double"));
-  if (r.value<std::uint32_t>("the header") != sizeof(bvh::Node4))
+  if (r.value<std::uint32_t>("the header") != sizeof(bvh::Node8))
     throw MeshError("prox index: node size mismatch");
   const auto nv = r.value<std::uint64_t>("the header");
   const auto nt = r.value<std::uint64_t>("the header");
   const auto nn = r.value<std::uint64_t>("the header");
   const auto leaves = r.value<std::uint64_t>("the header");
   const auto depth = r.value<std::int32_t>("the header");
-  if (nv > UINT32_MAX || nt > std::uint64_t(INT32_MAX) || nn > nt + 1)
+  const auto slots = r.value<std::uint64_t>("the header");
+  if (nv > UINT32_MAX || nt > std::uint64_t(INT32_MAX) || nn > nt + 1 || slots < nt ||
+      slots > 4 * nt)
     throw MeshError("prox index: implausible counts");
   auto verts = r.array<Vec3<T>>(nv, "the vertices");
   auto tris = r.array<typename TriangleMesh<T>::Triangle>(nt, "the triangles");
   MeshIndex<T> idx;
-  idx.bvh_.prims = r.array<std::uint32_t>(nt, "the primitive order");
-  idx.bvh_.nodes = r.array<bvh::Node4>(nn, "the nodes");
+  idx.bvh_.prims = r.array<std::uint32_t>(slots, "the primitive order");
+  idx.bvh_.nodes = r.array<bvh::Node8>(nn, "the nodes");
   const std::uint64_t expect = r.hash.h;
   std::uint64_t stored = 0;
   in.read(reinterpret_cast<char*>(&stored), sizeof(stored));
   if (in.gcount() != sizeof(stored)) throw MeshError("prox index: file ends inside the hash");
   if (stored != expect) throw MeshError("prox index: checksum mismatch (damaged file)");
   idx.mesh_ = TriangleMesh<T>(std::move(verts), std::move(tris));
-  const std::string problem = bvh::validate_bvh4(idx.bvh_, nt);
+  const std::string problem = bvh::validate_bvh8(idx.bvh_, nt);
   if (!problem.empty()) throw MeshError("prox index: " + problem);
-  bvh::refit_bvh4(idx.bvh_, idx.triangle_boxes());
+  bvh::refit_bvh8(idx.bvh_, idx.triangle_boxes());
   idx.rebuild_leaf_data();
   idx.far_ = std::make_shared<FarField>();
   idx.bvh_.stats.nodes = nn;
@@ -170,7 +175,7 @@ template <class T>
 std::size_t MeshIndex<T>::memory_bytes() const {
   return mesh_.vertices().capacity() * sizeof(Vec3<T>) +
          mesh_.triangles().capacity() * sizeof(typename TriangleMesh<T>::Triangle) +
-         bvh_.memory_bytes() + leaf_tris_.capacity() * sizeof(LeafTriangle) +
+         bvh_.memory_bytes() + packs_.capacity() * sizeof(LeafPack<T>) +
          (far_->built.load(std::memory_order_acquire) ? far_->dipoles.capacity() * sizeof(Dipole) : 0);
 }
 

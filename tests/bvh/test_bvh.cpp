@@ -1,4 +1,4 @@
-// Bvh4 structure: valid for any options and thread count, identical for 1 and
+// Bvh8 structure: valid for any options and thread count, identical for 1 and
 // N build threads, boxes contain their primitives (rounded outward from
 // double), refit after moving vertices equals a fresh build's answers, and
 // save/load round-trips and rejects damaged files with MeshError.
@@ -23,11 +23,11 @@ using namespace prox;
 
 template <class T>
 void check_boxes_contain(const MeshIndex<T>& index) {
-  const bvh::Bvh4& b = index.bvh();
+  const bvh::Bvh8& b = index.bvh();
   const auto& m = index.mesh();
   std::size_t bad = 0;
-  for (const bvh::Node4& n : b.nodes)
-    for (int k = 0; k < 4; ++k)
+  for (const bvh::Node8& n : b.nodes)
+    for (int k = 0; k < bvh::kWidth; ++k)
       for (std::uint32_t j = 0; j < n.count[k]; ++j)
         for (int c = 0; c < 3; ++c)
           for (int a = 0; a < 3; ++a) {
@@ -42,7 +42,7 @@ TEST(Bvh, ValidForOptionsAndThreads) {
   for (int leaf : {1, 4, 8, 16})
     for (int bins : {4, 16, 32}) {
       const MeshIndex<double> idx(m, BuildOptions{leaf, bins, 0});
-      EXPECT_EQ(bvh::validate_bvh4(idx.bvh(), m.num_triangles()), "");
+      EXPECT_EQ(bvh::validate_bvh8(idx.bvh(), m.num_triangles()), "");
       check_boxes_contain(idx);
       for (const auto& n : idx.bvh().nodes)
         for (int k = 0; k < 4; ++k) EXPECT_LE(n.count[k], std::uint32_t(leaf));
@@ -58,11 +58,11 @@ TEST(Bvh, SameTreeForAnyThreadCount) {
   ASSERT_EQ(a.bvh().nodes.size(), b.bvh().nodes.size());
   ASSERT_EQ(a.bvh().nodes.size(), c.bvh().nodes.size());
   EXPECT_EQ(std::memcmp(a.bvh().nodes.data(), b.bvh().nodes.data(),
-                        a.bvh().nodes.size() * sizeof(bvh::Node4)), 0);
+                        a.bvh().nodes.size() * sizeof(bvh::Node8)), 0);
   EXPECT_EQ(std::memcmp(a.bvh().nodes.data(), c.bvh().nodes.data(),
-                        a.bvh().nodes.size() * sizeof(bvh::Node4)), 0);
+                        a.bvh().nodes.size() * sizeof(bvh::Node8)), 0);
   EXPECT_EQ(a.bvh().prims, c.bvh().prims);
-  EXPECT_EQ(bvh::validate_bvh4(c.bvh(), m.num_triangles()), "");
+  EXPECT_EQ(bvh::validate_bvh8(c.bvh(), m.num_triangles()), "");
 }
 
 TEST(Bvh, DegenerateInputs) {
@@ -71,7 +71,7 @@ TEST(Bvh, DegenerateInputs) {
   std::vector<test::Tri> f;
   for (std::uint32_t i = 0; i < 100; ++i) f.push_back({3 * i, 3 * i + 1, 3 * i + 2});
   const MeshIndex<double> idx(TriangleMesh<double>(v, f));
-  EXPECT_EQ(bvh::validate_bvh4(idx.bvh(), 100), "");
+  EXPECT_EQ(bvh::validate_bvh8(idx.bvh(), 100), "");
   EXPECT_EQ(idx.closest_point(Vec3d{1, 2, 4}).triangle, 0);
   EXPECT_EQ(idx.sphere_triangles(Vec3d{1, 2, 4}, 1.0).size(), 100u);
   const MeshIndex<double> one(TriangleMesh<double>({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
@@ -115,7 +115,7 @@ TEST(Bvh, SaveLoadRoundTripAndDamage) {
   const MeshIndex<float> back = MeshIndex<float>::load(in);
   ASSERT_EQ(back.bvh().nodes.size(), idx.bvh().nodes.size());
   EXPECT_EQ(std::memcmp(back.bvh().nodes.data(), idx.bvh().nodes.data(),
-                        idx.bvh().nodes.size() * sizeof(bvh::Node4)), 0);
+                        idx.bvh().nodes.size() * sizeof(bvh::Node8)), 0);
   EXPECT_EQ(back.bvh().prims, idx.bvh().prims);
   const auto pts = test::query_points(m, 500, 3);
   for (const Vec3f& p : pts) {
@@ -162,24 +162,52 @@ TEST(Bvh, SimdBoxTestsMatchScalarTwins) {
   const MeshIndex<double> idx(m);
   const auto pts = test::query_points(m, 300, 1);
   const auto rays = test::query_rays(m, 300, 2);
-  std::size_t bad = 0;
+  std::size_t bad = 0, entered = 0;
+  const float g = 1.0f / 1048576.0f;
   for (std::size_t i = 0; i < pts.size(); ++i) {
     const bvh::PointQuery q(pts[i]);
     const bvh::RayQuery r(rays[i]);
-    for (const bvh::Node4& n : idx.bvh().nodes) {
-      float lb[4], ub[4], lb2[4], ub2[4], t[4], t2[4];
-      bvh::box_distances4(n, q, lb, ub);
-      bvh::box_distances4_scalar(n, q, lb2, ub2);
-      bvh::ray_boxes4(n, r, 0.0f, 2.0f, t);
-      bvh::ray_boxes4_scalar(n, r, 0.0f, 2.0f, t2);
-      for (int k = 0; k < 4; ++k) {
+    for (const bvh::Node8& n : idx.bvh().nodes) {
+      bvh::F8 vlb, vub;
+      bvh::box_distances8(n, q, vlb, vub);
+      alignas(32) float lb[8], ub[8], t[8];
+      simd::store8(lb, vlb);
+      simd::store8(ub, vub);
+      const unsigned mask = bvh::ray_boxes8(n, r, simd::set8(0.0f), 2.0f, t);
+      for (int k = 0; k < bvh::kWidth; ++k) {
         if (n.child[k] == bvh::kInvalid) continue;
-        bad += std::memcmp(&lb[k], &lb2[k], 4) != 0 || std::memcmp(&ub[k], &ub2[k], 4) != 0;
-        bad += !(t[k] == t2[k] || (std::isnan(t[k]) && std::isnan(t2[k])));
+        // The scalar twin: the same IEEE operations in the same order.
+        float l = 0, u = 0, tn = -INFINITY, tf = INFINITY;
+        for (int a = 0; a < 3; ++a) {
+          const float d0 = n.lo[a][k] - q.hi[a], d1 = q.lo[a] - n.hi[a][k];
+          float d = d0 > d1 ? d0 : d1;
+          d = d > 0.0f ? d : 0.0f;
+          l += d * d;
+          const float f0 = n.hi[a][k] - q.lo[a], f1 = q.hi[a] - n.lo[a][k];
+          const float f = f0 > f1 ? f0 : f1;
+          u += f * f;
+          const float nb = r.neg[a] ? n.hi[a][k] : n.lo[a][k];
+          const float fb = r.neg[a] ? n.lo[a][k] : n.hi[a][k];
+          const float t0 = (nb - r.o_near[a]) * r.inv[a], t1 = (fb - r.o_far[a]) * r.inv[a];
+          tn = t0 > tn ? t0 : tn;
+          tf = t1 < tf ? t1 : tf;
+        }
+        tn = tn - std::fabs(tn) * g;
+        tf = tf + std::fabs(tf) * g;
+        tn = tn > 0.0f ? tn : (std::isnan(tn) ? tn : 0.0f);
+        tf = tf < 2.0f ? tf : (std::isnan(tf) ? tf : 2.0f);
+        const bool hit = tn <= tf;
+        entered += hit;
+        l *= bvh::kShrink;
+        u *= bvh::kGrow;
+        bad += std::memcmp(&lb[k], &l, 4) != 0 || std::memcmp(&ub[k], &u, 4) != 0;
+        bad += hit != (((mask >> k) & 1u) != 0);
+        bad += hit && std::memcmp(&t[k], &tn, 4) != 0;
       }
     }
   }
   EXPECT_EQ(bad, 0u);
+  EXPECT_GT(entered, 300u);
 }
 
 }  // namespace
@@ -214,31 +242,38 @@ namespace {
 // A forged index with a caterpillar tree deeper than kMaxTreeDepth is
 // rejected by the validator (it would overflow traversal stacks).
 TEST(Bvh, ValidatorRejectsTooDeepTrees) {
-  bvh::Bvh4 b;
+  bvh::Bvh8 b;
   const int levels = bvh::kMaxTreeDepth + 5;
-  const std::uint32_t prims = std::uint32_t(levels) * 3 + 1;
-  for (std::uint32_t i = 0; i < prims; ++i) b.prims.push_back(i);
-  std::uint32_t next_prim = 0;
+  std::uint32_t next_id = 0;
+  auto leaf = [&](bvh::Node8& n, int k) {  // one primitive, padded to 4 slots
+    n.child[k] = std::uint32_t(b.prims.size());
+    n.count[k] = 1;
+    b.prims.push_back(next_id++);
+    for (int p = 1; p < 4; ++p) b.prims.push_back(bvh::kInvalid);
+  };
   for (int l = 0; l < levels; ++l) {
-    bvh::Node4 n{};
-    for (int k = 0; k < 3; ++k) {
-      n.child[k] = next_prim++;
-      n.count[k] = 1;
-    }
+    bvh::Node8 n{};
+    for (int k = 0; k < bvh::kWidth; ++k) n.child[k] = bvh::kInvalid;
+    for (int k = 0; k < 3; ++k) leaf(n, k);
     if (l + 1 < levels) {
       n.child[3] = std::uint32_t(l + 1);
       n.count[3] = 0;
     } else {
-      n.child[3] = next_prim++;
-      n.count[3] = 1;
+      leaf(n, 3);
     }
     b.nodes.push_back(n);
   }
-  EXPECT_NE(bvh::validate_bvh4(b, prims).find("deeper"), std::string::npos);
+  const std::uint32_t prims = next_id;
+  EXPECT_EQ(bvh::validate_bvh8(b, prims), "tree deeper than 128 levels");
   b.nodes.resize(10);  // and a shallow one of the same kind is fine once closed
-  b.nodes[9].child[3] = next_prim - 1;
+  b.nodes[9].child[3] = 0;
   b.nodes[9].count[3] = 1;
-  EXPECT_NE(bvh::validate_bvh4(b, prims), "");  // prims left uncovered: still invalid
+  EXPECT_NE(bvh::validate_bvh8(b, prims), "");  // prims left uncovered: still invalid
+  // Misaligned leaves are rejected too.
+  bvh::Bvh8 c = b;
+  c.nodes.resize(1);
+  c.nodes[0].child[3] = 1;
+  EXPECT_NE(bvh::validate_bvh8(c, prims), "");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// prox/bvh/build.hpp — binned SAH build of a Bvh4 over primitive boxes.
+// prox/bvh/build.hpp — binned SAH build of a Bvh8 over primitive boxes.
 //
 // Algorithm: top-down binned SAH (Wald 2007, "On fast construction of SAH-based
 // bounding volume hierarchies"): centroids are binned along each axis into
@@ -8,7 +8,9 @@
 // (at the median when every centroid coincides). Subtrees are built in
 // parallel with TBB; node numbering is fixed by the primitive ranges, so the
 // result is identical for any thread count. The binary tree is then collapsed
-// into 4-wide nodes (collapse opens the largest-surface child first).
+// into 8-wide nodes (collapse opens the largest-surface child first). A leaf
+// costs its slot count (rounded up to kLeafAlign) in the SAH, since leaf
+// primitives are tested four at a time.
 //
 // Degenerate input: empty or flat boxes are fine; non-finite boxes are the
 // caller's business (TriangleMesh rejects non-finite vertices).
@@ -21,20 +23,21 @@
 #include <span>
 #include <string>
 
-#include "prox/bvh/bvh4.hpp"
+#include "prox/bvh/bvh8.hpp"
 #include "prox/core/box.hpp"
 
 namespace prox::bvh {
 
-/// Builds a Bvh4 over `boxes` (one per primitive; primitive id = index).
-Bvh4 build_bvh4(std::span<const Box3<float>> boxes, const BuildOptions& options = {});
+/// Builds a Bvh8 over `boxes` (one per primitive; primitive id = index).
+Bvh8 build_bvh8(std::span<const Box3<float>> boxes, const BuildOptions& options = {});
 
 /// Recomputes every node box from new primitive boxes (same count, same tree).
-void refit_bvh4(Bvh4& bvh, std::span<const Box3<float>> boxes);
+void refit_bvh8(Bvh8& bvh, std::span<const Box3<float>> boxes);
 
-/// Checks the structure (indices in range, prims a permutation, children after
-/// parents, leaf sizes); returns an empty string when valid, else the problem.
-std::string validate_bvh4(const Bvh4& bvh, std::size_t num_prims);
+/// Checks the structure (indices in range, leaves aligned, prims a permutation
+/// plus padding, children after parents, leaf sizes, depth); returns an empty
+/// string when valid, else the problem.
+std::string validate_bvh8(const Bvh8& bvh, std::size_t num_prims);
 
 /// The float after / before f (f not NaN): bit arithmetic, no libm call
 /// (this runs several times per query).

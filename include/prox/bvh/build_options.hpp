@@ -14,7 +14,7 @@ struct BuildOptions {
 
 /// Figures of a built index.
 struct BuildStats {
-  std::size_t nodes = 0;        ///< wide (4-child) nodes
+  std::size_t nodes = 0;        ///< wide (8-child) nodes
   std::size_t leaves = 0;       ///< leaves (groups of <= max_leaf_size primitives)
   std::size_t primitives = 0;   ///< primitives indexed
   int depth = 0;                ///< wide-node levels, root = 1 (0: empty)

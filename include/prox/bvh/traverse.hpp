@@ -1,111 +1,86 @@
-// prox/bvh/traverse.hpp — traversal of a Bvh4, driven by a leaf callback.
+// prox/bvh/traverse.hpp — the one traversal loop of prox, and its node tests.
 //
-// The BVH knows boxes only; the caller's leaf callback tests primitives (as in
-// madmann91/bvh). Child boxes of a node are tested four at a time with SSE
-// (x86-64 baseline; a scalar loop elsewhere).
-//
-// Nearest traversal (closest point, sphere): each child gets a lower bound
-// (box distance^2) and an upper bound (farthest-corner distance^2: every point
-// of the box, hence of its primitives, is at most that far); the search bound
-// shrinks by the upper bounds before any leaf is reached (as FCPW does).
-// Children are pushed farthest first with their lower bound; an entry is
-// skipped on pop when its bound exceeds the current one.
-// Ray traversal: slab test, nearest child first, entries skipped on pop when
-// they start beyond the current hit.
-//
+// traverse(nodes, test, leaf, prefetch) walks a Bvh8 depth first (as
+// madmann91/bvh's traverse_top_down does): the node test says which of a
+// node's eight children to enter and gives each a key; entered children are
+// pushed nearest (smallest key) on top; an entry is skipped on pop when its key
+// exceeds test.limit(), which the leaf callback may lower. A query is a node
+// test plus a leaf function:
+//   NearestTest  box distance^2 lower bounds; with upper bounds (closest point)
+//                the farthest-corner distance^2 of every box visited shrinks
+//                the search bound before any leaf is reached (as FCPW does);
+//                without (sphere / range queries) the bound stays.
+//   RayTest      slab test over [t_min, t_max], front to back; a leaf that
+//                finds a hit lowers t_max (first hit) or stops (any hit).
 // Conservative float arithmetic: the query point / ray origin is an interval
 // [lo, hi] of floats around the caller's value (exact for float input), box
 // lower bounds are shrunk and upper bounds grown by a relative 2^-20, far
 // beyond the few float roundings involved, so a box is never pruned when one
 // of its primitives is at the bound (ties keep working) and a ray never misses
-// a box that holds its hit. The primitives' own test decides the answer.
+// a box that holds its hit. The primitives' own test decides the answer, so
+// the answer does not depend on the ISA path, only the speed does.
+// Eight lanes at once through prox/bvh/simd8.hpp (AVX2 / AVX-512 / SSE2 /
+// scalar, per translation unit); everything is in the ISA's inline namespace.
 #pragma once
 
 #include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <limits>
+#include <span>
 
 #include "prox/bvh/build.hpp"
+#include "prox/bvh/bvh8.hpp"
+#include "prox/bvh/simd8.hpp"
 #include "prox/core/platform.hpp"
-#include "prox/bvh/bvh4.hpp"
 #include "prox/core/ray.hpp"
 
 namespace prox::bvh {
 
 inline constexpr float kShrink = 1.0f - 1.0f / 1048576.0f;  ///< 1 - 2^-20
 inline constexpr float kGrow = 1.0f + 1.0f / 1048576.0f;    ///< 1 + 2^-20
-/// Whether ray traversal prefetches the inner children it will visit.
-inline constexpr bool kRayPrefetch = true;
-inline constexpr int kStackSize = 4 * kMaxTreeDepth;  ///< > 3 entries per level + 1
-static_assert(kStackSize > 3 * kMaxTreeDepth + 4, "traversal stack too small");
+/// Entries on a traversal stack: at most 7 per level pushed, plus one.
+inline constexpr int kStackSize = kWidth * kMaxTreeDepth;
 
-/// A query point as a float interval (and, with SSE, the same broadcast to
-/// registers once per query rather than once per node).
+inline namespace PROX_ISA_NAMESPACE {
+
+using simd::F8;
+
+/// A query point as a float interval, broadcast to lanes once per query.
 struct PointQuery {
   float lo[3], hi[3];
-#ifdef PROX_SIMD_SSE2
-  __m128 vlo[3], vhi[3];
-#endif
+  F8 vlo[3], vhi[3];
   template <class T>
   explicit PointQuery(const Vec3<T>& p) {
     for (int k = 0; k < 3; ++k) {
       lo[k] = float_down(p[k]);
       hi[k] = float_up(p[k]);
-#ifdef PROX_SIMD_SSE2
-      vlo[k] = _mm_set1_ps(lo[k]);
-      vhi[k] = _mm_set1_ps(hi[k]);
-#endif
+      vlo[k] = simd::set8(lo[k]);
+      vhi[k] = simd::set8(hi[k]);
     }
   }
 };
 
-/// Scalar twin of box_distances4 (the fallback off x86; the tests compare).
-inline void box_distances4_scalar(const Node4& n, const PointQuery& q, float lb[4],
-                                  float ub[4]) {
-  for (int k = 0; k < 4; ++k) {
-    float l = 0, u = 0;
-    for (int a = 0; a < 3; ++a) {
-      const float d0 = n.lo[a][k] - q.hi[a], d1 = q.lo[a] - n.hi[a][k];
-      float d = d0 > d1 ? d0 : d1;
-      d = d > 0.0f ? d : 0.0f;
-      l += d * d;
-      const float f0 = n.hi[a][k] - q.lo[a], f1 = q.hi[a] - n.lo[a][k];
-      const float f = f0 > f1 ? f0 : f1;
-      u += f * f;
-    }
-    lb[k] = l * kShrink;
-    ub[k] = u * kGrow;
-  }
-}
-
-/// Lower and upper bounds of the squared distance from q to the four child boxes
-/// (empty slots: +inf both).
-inline void box_distances4(const Node4& n, const PointQuery& q, float lb[4], float ub[4]) {
-#ifdef PROX_SIMD_SSE2
-  __m128 l = _mm_setzero_ps(), u = _mm_setzero_ps();
-  const __m128 zero = _mm_setzero_ps();
+/// Lower (lb) and upper (ub) bounds of the squared distance from q to the
+/// eight child boxes of n (unused slots: +inf both).
+PROX_FORCE_INLINE void box_distances8(const Node8& n, const PointQuery& q, F8& lb, F8& ub) {
+  using namespace simd;
+  const F8 zero = set8(0.0f);
+  F8 l = zero, u = zero;
   for (int a = 0; a < 3; ++a) {
-    const __m128 blo = _mm_load_ps(n.lo[a]);
-    const __m128 bhi = _mm_load_ps(n.hi[a]);
-    const __m128 plo = q.vlo[a];
-    const __m128 phi = q.vhi[a];
-    const __m128 d = _mm_max_ps(_mm_max_ps(_mm_sub_ps(blo, phi), _mm_sub_ps(plo, bhi)), zero);
-    l = _mm_add_ps(l, _mm_mul_ps(d, d));
-    const __m128 f = _mm_max_ps(_mm_sub_ps(bhi, plo), _mm_sub_ps(phi, blo));
-    u = _mm_add_ps(u, _mm_mul_ps(f, f));
+    const F8 blo = load8(n.lo[a]), bhi = load8(n.hi[a]);
+    const F8 d = max8(max8(sub8(blo, q.vhi[a]), sub8(q.vlo[a], bhi)), zero);
+    l = add8(l, mul8(d, d));
+    const F8 f = max8(sub8(bhi, q.vlo[a]), sub8(q.vhi[a], blo));
+    u = add8(u, mul8(f, f));
   }
-  _mm_storeu_ps(lb, _mm_mul_ps(l, _mm_set1_ps(kShrink)));
-  _mm_storeu_ps(ub, _mm_mul_ps(u, _mm_set1_ps(kGrow)));
-#else
-  box_distances4_scalar(n, q, lb, ub);
-#endif
+  lb = mul8(l, set8(kShrink));
+  ub = mul8(u, set8(kGrow));
 }
 
 /// Lower bound of the squared distance from q to one box (scalar; the same
-/// conservative arithmetic as box_distances4).
+/// conservative arithmetic as box_distances8).
 inline float box_lower_bound(const Box3<float>& b, const PointQuery& q) {
   float l = 0.0f;
   for (int a = 0; a < 3; ++a) {
@@ -116,17 +91,33 @@ inline float box_lower_bound(const Box3<float>& b, const PointQuery& q) {
   return l * kShrink;
 }
 
-/// A ray prepared for slab tests: origin interval, finite inverse direction.
+/// Node test of nearest-point and range queries: key = box distance^2 lower
+/// bound, entered while key <= bound (squared, float, rounded up).
+template <bool kUseUpperBounds>
+struct NearestTest {
+  const PointQuery& q;
+  float bound;
+  float limit() const { return bound; }
+  /// Lowers the bound (a leaf found something at most this far, squared).
+  void shrink(float b) { bound = b < bound ? b : bound; }
+  PROX_FORCE_INLINE unsigned children(const Node8& n, float* key) {
+    F8 lb, ub;
+    box_distances8(n, q, lb, ub);
+    if constexpr (kUseUpperBounds) shrink(simd::hmin8(ub));
+    simd::store8(key, lb);
+    return simd::le_mask8(lb, simd::set8(bound));
+  }
+};
+
+/// A ray prepared for slab tests: origin interval, finite inverse direction,
+/// and per axis the byte offsets of the near / far bound rows of a Node8 (the
+/// ray's octant), broadcast to lanes once per ray.
 struct RayQuery {
   float o_near[3], o_far[3];  ///< origin bound used for the near / far plane
   float inv[3];
   int neg[3];                 ///< direction negative: near plane is hi
-#ifdef PROX_SIMD_SSE2
-  // Per axis: byte offsets of the near / far bound rows in a Node4, and the
-  // origin bounds and inverse direction broadcast once per ray.
   unsigned near_off[3], far_off[3];
-  __m128 v_near[3], v_far[3], v_inv[3];
-#endif
+  F8 v_near[3], v_far[3], v_inv[3];
   template <class T>
   explicit RayQuery(const Ray<T>& r) {
     for (int k = 0; k < 3; ++k) {
@@ -139,192 +130,119 @@ struct RayQuery {
       const float olo = float_down(r.origin[k]), ohi = float_up(r.origin[k]);
       o_near[k] = neg[k] ? olo : ohi;
       o_far[k] = neg[k] ? ohi : olo;
-#ifdef PROX_SIMD_SSE2
-      const unsigned lo_off = unsigned(offsetof(Node4, lo)) + 16u * unsigned(k);
-      const unsigned hi_off = unsigned(offsetof(Node4, hi)) + 16u * unsigned(k);
+      const unsigned lo_off = unsigned(offsetof(Node8, lo)) + 32u * unsigned(k);
+      const unsigned hi_off = unsigned(offsetof(Node8, hi)) + 32u * unsigned(k);
       near_off[k] = neg[k] ? hi_off : lo_off;
       far_off[k] = neg[k] ? lo_off : hi_off;
-      v_near[k] = _mm_set1_ps(o_near[k]);
-      v_far[k] = _mm_set1_ps(o_far[k]);
-      v_inv[k] = _mm_set1_ps(inv[k]);
-#endif
+      v_near[k] = simd::set8(o_near[k]);
+      v_far[k] = simd::set8(o_far[k]);
+      v_inv[k] = simd::set8(inv[k]);
     }
   }
 };
 
-/// Scalar twin of ray_boxes4 (the fallback off x86; the tests compare).
-inline void ray_boxes4_scalar(const Node4& n, const RayQuery& q, float t_min, float t_max,
-                              float tnear[4]) {
-  const float g = 1.0f / 1048576.0f;
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  for (int k = 0; k < 4; ++k) {
-    float tn = -std::numeric_limits<float>::infinity();
-    float tf = std::numeric_limits<float>::infinity();
-    for (int a = 0; a < 3; ++a) {
-      const float nb = q.neg[a] ? n.hi[a][k] : n.lo[a][k];
-      const float fb = q.neg[a] ? n.lo[a][k] : n.hi[a][k];
-      const float t0 = (nb - q.o_near[a]) * q.inv[a];
-      const float t1 = (fb - q.o_far[a]) * q.inv[a];
-      tn = t0 > tn ? t0 : tn;  // a NaN slab is ignored, as maxps does
-      tf = t1 < tf ? t1 : tf;
-    }
-    tn = tn - std::fabs(tn) * g;
-    tf = tf + std::fabs(tf) * g;
-    tn = std::isnan(tn) ? nan : (t_min > tn ? t_min : tn);
-    tf = std::isnan(tf) ? nan : (t_max < tf ? t_max : tf);
-    tnear[k] = tn <= tf ? tn : nan;
-  }
-}
-
-/// Entry distance of the ray into each child box, or NaN where the box is
-/// missed within [t_min, t_max] (NaN fails every comparison, even with an
-/// infinite t_max).
-inline void ray_boxes4(const Node4& n, const RayQuery& q, float t_min, float t_max,
-                       float tnear[4]) {
-#ifdef PROX_SIMD_SSE2
-  const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-  const __m128 g = _mm_set1_ps(1.0f / 1048576.0f);
-  __m128 tn = _mm_set1_ps(-std::numeric_limits<float>::infinity());
-  __m128 tf = _mm_set1_ps(std::numeric_limits<float>::infinity());
+/// Entry distance of the ray into each child box of n (widened outward), and
+/// the mask of boxes entered within [t_min, t_max].
+PROX_FORCE_INLINE unsigned ray_boxes8(const Node8& n, const RayQuery& q, const F8& t_min,
+                                      float t_max, float* tnear) {
+  using namespace simd;
+  const char* base = reinterpret_cast<const char*>(&n);
+  F8 tn = set8(-std::numeric_limits<float>::infinity());
+  F8 tf = set8(std::numeric_limits<float>::infinity());
   for (int a = 0; a < 3; ++a) {
-    const char* base = reinterpret_cast<const char*>(&n);
-    const __m128 nb = _mm_load_ps(reinterpret_cast<const float*>(base + q.near_off[a]));
-    const __m128 fb = _mm_load_ps(reinterpret_cast<const float*>(base + q.far_off[a]));
-    const __m128 iv = q.v_inv[a];
-    const __m128 t0 = _mm_mul_ps(_mm_sub_ps(nb, q.v_near[a]), iv);
-    const __m128 t1 = _mm_mul_ps(_mm_sub_ps(fb, q.v_far[a]), iv);
-    // maxps/minps return the second operand when one is NaN: a NaN slab (only
-    // from absurd inputs, |direction| > FLT_MAX) is ignored, which is conservative.
-    tn = _mm_max_ps(t0, tn);
-    tf = _mm_min_ps(t1, tf);
+    const F8 nb = load8(reinterpret_cast<const float*>(base + q.near_off[a]));
+    const F8 fb = load8(reinterpret_cast<const float*>(base + q.far_off[a]));
+    // max/min return the second operand when one is NaN: a NaN slab (only
+    // from absurd inputs, |direction| > FLT_MAX) is ignored: conservative.
+    tn = max8(mul8(sub8(nb, q.v_near[a]), q.v_inv[a]), tn);
+    tf = min8(mul8(sub8(fb, q.v_far[a]), q.v_inv[a]), tf);
   }
   // Widen once: x -> x -+ |x| g is monotone, so it commutes with max / min.
-  tn = _mm_sub_ps(tn, _mm_mul_ps(_mm_and_ps(tn, absmask), g));
-  tf = _mm_add_ps(tf, _mm_mul_ps(_mm_and_ps(tf, absmask), g));
+  const F8 g = set8(1.0f / 1048576.0f);
+  tn = sub8(tn, mul8(abs8(tn), g));
+  tf = add8(tf, mul8(abs8(tf), g));
   // A box missed along an axis the ray does not move on gives tn = +inf or
-  // tf = -inf, widened to NaN above; with NaN second, max/min keep the NaN and
-  // the compare below culls the box.
-  tn = _mm_max_ps(_mm_set1_ps(t_min), tn);
-  tf = _mm_min_ps(_mm_set1_ps(t_max), tf);
-  const __m128 hit = _mm_cmple_ps(tn, tf);
-  const __m128 nan = _mm_set1_ps(std::numeric_limits<float>::quiet_NaN());
-  _mm_storeu_ps(tnear, _mm_or_ps(_mm_and_ps(hit, tn), _mm_andnot_ps(hit, nan)));
-#else
-  ray_boxes4_scalar(n, q, t_min, t_max, tnear);
-#endif
+  // tf = -inf, widened to NaN above; with NaN second, max/min keep the NaN
+  // and the compare below culls the box.
+  tn = max8(t_min, tn);
+  tf = min8(set8(t_max), tf);
+  store8(tnear, tn);
+  return le_mask8(tn, tf);
 }
 
-struct StackEntry {
-  std::uint32_t child;
-  std::uint32_t count;  // > 0: leaf
-  float key;            // lower bound (nearest) or entry t (ray)
+/// Node test of ray queries: key = entry t, entered while key <= t_max.
+struct RayTest {
+  const RayQuery& q;
+  F8 t_min;
+  float t_max;
+  RayTest(const RayQuery& rq, float lo, float hi) : q(rq), t_min(simd::set8(lo)), t_max(hi) {}
+  float limit() const { return t_max; }
+  /// Lowers t_max (a leaf found a hit at t, rounded up).
+  void shrink(float t) { t_max = t < t_max ? t : t_max; }
+  PROX_FORCE_INLINE unsigned children(const Node8& n, float* key) {
+    return ray_boxes8(n, q, t_min, t_max, key);
+  }
 };
 
-/// Sorts up to 4 entries by key, descending (so the nearest is popped first).
-inline void sort_desc(StackEntry* e, int n) {
-  for (int i = 1; i < n; ++i) {
-    const StackEntry x = e[i];
-    int j = i - 1;
-    while (j >= 0 && e[j].key < x.key) {
-      e[j + 1] = e[j];
-      --j;
-    }
-    e[j + 1] = x;
-  }
-}
-
-/// Children of n whose key passes (key <= limit; NaN fails), nearest last.
-/// Returns how many; unused slots (child == kInvalid) never pass. Inner
-/// children are prefetched: traversal time is mostly waiting for node lines.
-template <bool kPrefetch = true>
-inline int select_children(const Bvh4& bvh, const Node4& n, const float key[4], float limit,
-                           StackEntry out[4]) {
-  int nk = 0;
-#ifdef PROX_SIMD_SSE2
-  // One compare for the four keys, one for the unused slots; then only the
-  // passing children are visited (fewer unpredictable branches).
-  unsigned mask = unsigned(_mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(key), _mm_set1_ps(limit))));
-  const __m128i ch = _mm_load_si128(reinterpret_cast<const __m128i*>(n.child));
-  mask &= ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(ch, _mm_set1_epi32(-1)))));
-  while (mask != 0) {
-    const int k = std::countr_zero(mask);
-    mask &= mask - 1;
-    out[nk++] = StackEntry{n.child[k], n.count[k], key[k]};
-    if (kPrefetch && n.count[k] == 0) {
-      const char* line = reinterpret_cast<const char*>(&bvh.nodes[n.child[k]]);
-      _mm_prefetch(line, _MM_HINT_T0);
-      _mm_prefetch(line + 64, _MM_HINT_T0);
-    }
-  }
-#else
-  (void)bvh;
-  for (int k = 0; k < 4; ++k)
-    if (key[k] <= limit && n.child[k] != kInvalid)
-      out[nk++] = StackEntry{n.child[k], n.count[k], key[k]};
-#endif
-  if (nk == 2) {
-    if (out[0].key < out[1].key) {
-      const StackEntry t = out[0];
-      out[0] = out[1];
-      out[1] = t;
-    }
-  } else if (nk > 2) {
-    sort_desc(out, nk);
-  }
-  return nk;
-}
+/// A traversal stack entry: a node or a leaf (count > 0) and its key.
+struct StackEntry {
+  std::uint32_t child;
+  std::uint32_t count;
+  float key;
+};
 
 /// No-op leaf prefetch (the default).
 struct NoPrefetch {
   void operator()(std::uint32_t) const {}
 };
 
-/// Prefetch callback for leaf records laid out by primitive slot: hints the
-/// cache line of records[begin], the first record a selected leaf will read.
-template <class Record>
-struct PrefetchRecords {
-  const Record* records;
-  void operator()(std::uint32_t begin) const {
-#ifdef PROX_SIMD_SSE2
-    _mm_prefetch(reinterpret_cast<const char*>(records + begin), _MM_HINT_T0);
-#else
-    (void)begin;
-#endif
-  }
-};
-
-/// Nearest-first traversal. `bound` is the squared search radius in float
-/// (rounded up); leaf(begin, count, bound) tests prims[begin, begin+count),
-/// may lower bound, and returns true to stop. prefetch(begin) is called for
-/// every leaf selected for a visit, so the caller can fetch its leaf data.
-/// Upper bounds of visited boxes lower the bound too when `use_upper_bounds`
-/// (closest point), not for range queries (sphere).
-template <class LeafFn, class PrefetchFn = NoPrefetch>
-void traverse_nearest(const Bvh4& bvh, const PointQuery& q, float bound, bool use_upper_bounds,
-                      LeafFn&& leaf, PrefetchFn&& prefetch = PrefetchFn{}) {
-  if (bvh.empty()) return;
+/// The traversal loop. test.children(node, key) returns the mask of children
+/// to enter and writes their keys; leaf(first_slot, count) tests a leaf's
+/// primitives, may lower test.limit() and returns true to stop;
+/// prefetch(first_slot) is called for every leaf as soon as it is selected.
+/// Unused slots are never entered.
+template <class Test, class LeafFn, class PrefetchFn = NoPrefetch>
+PROX_FORCE_INLINE void traverse(std::span<const Node8> nodes, Test& test, LeafFn&& leaf,
+                                PrefetchFn&& prefetch = PrefetchFn{}) {
+  if (nodes.empty()) return;
   StackEntry stack[kStackSize];
   int top = 0;
   StackEntry cur{0, 0, 0.0f};
+  const Node8* base = nodes.data();
   for (;;) {
     if (cur.count > 0) {
-      if (leaf(cur.child, cur.count, bound)) return;
+      if (leaf(cur.child, cur.count)) return;
     } else {
-      const Node4& n = bvh.nodes[cur.child];
-      alignas(16) float lb[4], ub[4];
-      box_distances4(n, q, lb, ub);
-      if (use_upper_bounds) {
-        const float m01 = ub[0] < ub[1] ? ub[0] : ub[1];
-        const float m23 = ub[2] < ub[3] ? ub[2] : ub[3];
-        const float m = m01 < m23 ? m01 : m23;
-        if (m < bound) bound = m;
-      }
-      // Children go straight onto the stack (sorted, nearest on top).
-      StackEntry* kids = stack + top;
-      const int nk = select_children(bvh, n, lb, bound, kids);
-      for (int k = 0; k < nk; ++k)
-        if (kids[k].count > 0) prefetch(kids[k].child);
-      if (nk > 0) {
+      const Node8& n = base[cur.child];
+      alignas(32) float key[kWidth];
+      unsigned mask = test.children(n, key) & simd::valid_mask8(n.child);
+      if (mask != 0) {
+        // Selected children go straight onto the stack, then sorted so that
+        // the nearest is on top; inner ones are prefetched (traversal time is
+        // mostly waiting for node lines).
+        StackEntry* kids = stack + top;
+        int nk = 0;
+        do {
+          const int k = std::countr_zero(mask);
+          mask &= mask - 1;
+          const StackEntry e{n.child[k], n.count[k], key[k]};
+          if (e.count == 0) {
+            const char* line = reinterpret_cast<const char*>(base + e.child);
+            prefetch_l1(line);
+            prefetch_l1(line + 64);
+            prefetch_l1(line + 128);
+            prefetch_l1(line + 192);
+          } else {
+            prefetch(e.child);
+          }
+          // Insertion: keys descending, so the smallest ends last.
+          int j = nk++;
+          while (j > 0 && kids[j - 1].key < e.key) {
+            kids[j] = kids[j - 1];
+            --j;
+          }
+          kids[j] = e;
+        } while (mask != 0);
         top += nk - 1;
         cur = kids[nk - 1];
         continue;
@@ -333,102 +251,9 @@ void traverse_nearest(const Bvh4& bvh, const PointQuery& q, float bound, bool us
     do {
       if (top == 0) return;
       cur = stack[--top];
-    } while (cur.key > bound);
+    } while (!(cur.key <= test.limit()));
   }
 }
 
-#ifdef PROX_SIMD_SSE2
-/// ray_boxes4 and select_children fused for rays (the same arithmetic, hence
-/// the same children, keys and order): the hit mask comes straight from the
-/// register compare, so no NaN blend, and the keys are stored once.
-template <bool kPrefetch>
-inline int ray_select4(const Bvh4& bvh, const Node4& n, const RayQuery& q, const __m128 t_min,
-                       const __m128 t_max, StackEntry out[4]) {
-  const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-  const __m128 g = _mm_set1_ps(1.0f / 1048576.0f);
-  const char* base = reinterpret_cast<const char*>(&n);
-  __m128 tn = _mm_set1_ps(-std::numeric_limits<float>::infinity());
-  __m128 tf = _mm_set1_ps(std::numeric_limits<float>::infinity());
-  for (int a = 0; a < 3; ++a) {
-    const __m128 nb = _mm_load_ps(reinterpret_cast<const float*>(base + q.near_off[a]));
-    const __m128 fb = _mm_load_ps(reinterpret_cast<const float*>(base + q.far_off[a]));
-    const __m128 iv = q.v_inv[a];
-    tn = _mm_max_ps(_mm_mul_ps(_mm_sub_ps(nb, q.v_near[a]), iv), tn);
-    tf = _mm_min_ps(_mm_mul_ps(_mm_sub_ps(fb, q.v_far[a]), iv), tf);
-  }
-  tn = _mm_sub_ps(tn, _mm_mul_ps(_mm_and_ps(tn, absmask), g));
-  tf = _mm_add_ps(tf, _mm_mul_ps(_mm_and_ps(tf, absmask), g));
-  tn = _mm_max_ps(t_min, tn);  // NaN second: kept, and culled by the compare
-  tf = _mm_min_ps(t_max, tf);
-  unsigned mask = unsigned(_mm_movemask_ps(_mm_cmple_ps(tn, tf)));
-  const __m128i ch = _mm_load_si128(reinterpret_cast<const __m128i*>(n.child));
-  mask &= ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(ch, _mm_set1_epi32(-1)))));
-  if (mask == 0) return 0;
-  alignas(16) float key[4];
-  _mm_store_ps(key, tn);
-  int nk = 0;
-  while (mask != 0) {
-    const int k = std::countr_zero(mask);
-    mask &= mask - 1;
-    out[nk++] = StackEntry{n.child[k], n.count[k], key[k]};
-    if (kPrefetch && n.count[k] == 0) {
-      const char* line = reinterpret_cast<const char*>(&bvh.nodes[n.child[k]]);
-      _mm_prefetch(line, _MM_HINT_T0);
-      _mm_prefetch(line + 64, _MM_HINT_T0);
-    }
-  }
-  if (nk == 2) {
-    if (out[0].key < out[1].key) {
-      const StackEntry t = out[0];
-      out[0] = out[1];
-      out[1] = t;
-    }
-  } else if (nk > 2) {
-    sort_desc(out, nk);
-  }
-  return nk;
-}
-#endif
-
-/// Front-to-back ray traversal over [t_min, t_max] (floats, rounded outward).
-/// leaf(begin, count, t_max) tests primitives, may lower t_max (closest hit)
-/// and returns true to stop (any hit); prefetch(begin) as in traverse_nearest.
-template <class LeafFn, class PrefetchFn = NoPrefetch>
-void traverse_ray(const Bvh4& bvh, const RayQuery& q, float t_min, float t_max, LeafFn&& leaf,
-                  PrefetchFn&& prefetch = PrefetchFn{}) {
-  if (bvh.empty()) return;
-  StackEntry stack[kStackSize];
-  int top = 0;
-  StackEntry cur{0, 0, t_min};
-#ifdef PROX_SIMD_SSE2
-  const __m128 vt_min = _mm_set1_ps(t_min);
-#endif
-  for (;;) {
-    if (cur.count > 0) {
-      if (leaf(cur.child, cur.count, t_max)) return;
-    } else {
-      const Node4& n = bvh.nodes[cur.child];
-      StackEntry* kids = stack + top;  // straight onto the stack, nearest on top
-#ifdef PROX_SIMD_SSE2
-      const int nk = ray_select4<kRayPrefetch>(bvh, n, q, vt_min, _mm_set1_ps(t_max), kids);
-#else
-      alignas(16) float tn[4];
-      ray_boxes4(n, q, t_min, t_max, tn);
-      const int nk = select_children(bvh, n, tn, t_max, kids);
-#endif
-      for (int k = 0; k < nk; ++k)
-        if (kids[k].count > 0) prefetch(kids[k].child);
-      if (nk > 0) {
-        top += nk - 1;
-        cur = kids[nk - 1];
-        continue;
-      }
-    }
-    do {
-      if (top == 0) return;
-      cur = stack[--top];
-    } while (cur.key > t_max);
-  }
-}
-
+}  // namespace PROX_ISA_NAMESPACE
 }  // namespace prox::bvh

@@ -1,8 +1,9 @@
 // prox/mesh/mesh_index.hpp — a triangle mesh with a BVH: closest point, rays,
 // sphere overlap, winding number and signed distance.
 //
-// The index owns the mesh and a Bvh4 (prox/bvh/bvh4.hpp) whose float boxes are
-// rounded outward; every final test runs in the mesh's own precision T with
+// The index owns the mesh and a Bvh8 (prox/bvh/bvh8.hpp) whose float boxes are
+// rounded outward, and the leaf triangles in SIMD packs (the flat layout of
+// prox/mesh/flat_index.hpp, layout()); every final test runs in the mesh's own precision T with
 // the shared kernels (prox::closest_point_triangle, prox::ray_triangle_watertight),
 // so a double mesh gets double answers. Semantics (DESIGN.md), identical to
 // BruteForce, the linear-scan twin used as the oracle:
@@ -25,10 +26,10 @@
 // - winding_number is approximate (far-field expansion, see below);
 //   exact_winding_number and BruteForce::winding_number are the exact sum.
 // All const member functions are safe to call from many threads at once.
-// Memory (bunny, memory_bytes()): ~201 bytes per triangle for a double mesh,
-// ~135 for float: mesh, 128-byte nodes, leaf copies of the corners in T
-// (float boxes too for double meshes), and the far-field data of the
-// winding number.
+// Hot queries (closest_point, first_hit, any_hit) run on the best ISA path of
+// the CPU (prox/mesh/isa.hpp), with the same answers on every path.
+// Memory (memory_bytes()): the mesh, 256-byte nodes, the slot map and the leaf
+// packs (corners in T); the winding number's far field once it is built.
 #pragma once
 
 #include <atomic>
@@ -42,8 +43,9 @@
 #include <vector>
 
 #include "prox/bvh/build_options.hpp"
-#include "prox/bvh/bvh4.hpp"
+#include "prox/bvh/bvh8.hpp"
 #include "prox/core/ray.hpp"
+#include "prox/mesh/flat_index.hpp"
 #include "prox/mesh/results.hpp"
 #include "prox/mesh/triangle_mesh.hpp"
 
@@ -106,39 +108,19 @@ class MeshIndex {
   /// Node count, depth, build time.
   BuildStats build_stats() const { return bvh_.stats; }
   /// The hierarchy itself (for tests and tools).
-  const bvh::Bvh4& bvh() const { return bvh_; }
+  const bvh::Bvh8& bvh() const { return bvh_; }
+  /// Views of the flat layout (nodes, slot map, leaf packs): what the engine
+  /// traverses and a GPU backend uploads (prox/mesh/flat_index.hpp).
+  FlatIndex<T> layout() const { return FlatIndex<T>{bvh_.nodes, bvh_.prims, packs_}; }
 
  private:
-  // A leaf triangle: its corners in T, in leaf order. Float: 36 bytes, the
-  // corners only (x0 y0 z0 x1 y1 z1 x2 y2 z2); its box is the corners' min and
-  // max, exact in float, so it is not stored (64 bytes per triangle before:
-  // a leaf of 4-5 triangles now spans 3 cache lines rather than 5). Double:
-  // 96 bytes, the corners then their outward-rounded float box at byte 72.
-  // The SSE leaf code loads 16 bytes at each corner, so leaf_tris_ holds one
-  // spare record past the last leaf.
-  struct FloatLeafTriangle {
-    Vec3<T> c[3];
-    Box3<float> box() const {
-      Box3<float> b = Box3<float>::empty();
-      for (int k = 0; k < 3; ++k) b.extend(c[k].template cast<float>());
-      return b;
-    }
-  };
-  struct alignas(32) WideLeafTriangle {
-    Vec3<T> c[3];
-    Box3<float> box_;
-    Box3<float> box() const { return box_; }
-  };
-  using LeafTriangle =
-      std::conditional_t<sizeof(T) == 4, FloatLeafTriangle, WideLeafTriangle>;
-
   MeshIndex() = default;
   void rebuild_leaf_data();
   std::vector<Box3<float>> triangle_boxes() const;
 
   TriangleMesh<T> mesh_;
-  bvh::Bvh4 bvh_;
-  std::vector<LeafTriangle> leaf_tris_;  // triangle bvh_.prims[i], in leaf order
+  bvh::Bvh8 bvh_;
+  std::vector<LeafPack<T>> packs_;  // slot s's triangle: lane s % 4 of packs_[s / 4]
   struct Dipole {  // far field of one child slot's triangles (Barill et al. 2018)
     double center[3];  // area-weighted centroid
     double normal[3];  // sum of area-weighted normals, (b-a)x(c-a)/2
@@ -149,7 +131,7 @@ class MeshIndex {
   // replaced by a fresh, unbuilt one on refit and load.
   struct FarField {
     std::once_flag once;
-    std::vector<Dipole> dipoles;  // 4 per node, slot order
+    std::vector<Dipole> dipoles;  // 8 per node, child order
     std::atomic<bool> built{false};
   };
   mutable std::shared_ptr<FarField> far_ = std::make_shared<FarField>();

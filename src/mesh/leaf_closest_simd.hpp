@@ -1,5 +1,6 @@
-// src/mesh/closest_leaf_sse.hpp — closest point in a leaf: lower bounds of four
-// triangles at once (SSE2), then the scalar kernel, nearest bound first.
+// src/mesh/leaf_closest_simd.hpp — closest point in a leaf: lower bounds of
+// four triangles at once (one LeafPack<float>, 128-bit lanes: SSE2, or VEX in
+// the AVX2 / AVX-512 builds), then the scalar kernel, nearest bound first.
 //
 // Why: on far queries ~50 triangles per query had a box nearer than the best
 // distance so far and went through the scalar kernel (~200 instructions each);
@@ -30,30 +31,39 @@
 #include <cstdint>
 
 #include "prox/bvh/traverse.hpp"
+#include "prox/mesh/flat_index.hpp"
 
 namespace prox::detail {
 
-inline constexpr unsigned kMaxLeafTriangles = 16;  // BuildOptions::max_leaf_size <= 16
+inline constexpr unsigned kMaxLeafTriangles = bvh::kMaxLeafSize;
 inline constexpr float kNearFactor = 8.0f;
+
+inline namespace PROX_ISA_NAMESPACE {
 
 #ifdef PROX_SIMD_SSE2
 /// Whether the plane + edge bounds can pay: the search radius (sqrt(bound))
 /// is within kNearFactor times the L1 size of the leaf's first triangle box.
 /// From farther away the box bound is nearly as tight and the extra bound
 /// costs more than the kernel calls it saves (measured on bunny cp-far).
-inline bool near_regime(const Box3<float>& b, float bound) {
-  const float size = (b.hi[0] - b.lo[0]) + (b.hi[1] - b.lo[1]) + (b.hi[2] - b.lo[2]);
+PROX_FORCE_INLINE bool near_regime(const LeafPack<float>& pk, float bound) {
+  float size = 0.0f;
+  for (int a = 0; a < 3; ++a) {
+    const float x0 = pk.c[0][a][0], x1 = pk.c[1][a][0], x2 = pk.c[2][a][0];
+    const float lo = x0 < x1 ? (x0 < x2 ? x0 : x2) : (x1 < x2 ? x1 : x2);
+    const float hi = x0 > x1 ? (x0 > x2 ? x0 : x2) : (x1 > x2 ? x1 : x2);
+    size += hi - lo;
+  }
   const float reach = kNearFactor * size;
   return bound <= reach * reach;
 }
 
-/// lb[i] (i < n) = a lower bound of the squared distance from p (q: the same as
-/// a float interval) to float triangle i of tri (corners at bytes 0, 12, 24,
-/// records `stride` apart, 4 readable bytes past the last): its box bound,
-/// raised to the plane + edge bound (when `plane_bound`) where that is safe.
-inline void leaf_triangle_bounds(const bvh::PointQuery& q, const float p[3], const char* tri,
-                                 std::size_t stride, unsigned n, float bound_now,
-                                 bool plane_bound, float* lb) {
+/// lb[i] (i < n <= 16) = a lower bound of the squared distance from p (q: the
+/// same as a float interval) to the leaf triangle in slot i of `packs` (the
+/// leaf's packs, in order): its box bound, raised to the plane + edge bound
+/// (when `plane_bound`) where that is safe.
+PROX_FORCE_INLINE void leaf_triangle_bounds(const bvh::PointQuery& q, const float p[3],
+                                            const LeafPack<float>* packs, unsigned n,
+                                            float bound_now, bool plane_bound, float* lb) {
   const __m128 zero = _mm_setzero_ps();
   const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
   auto abs_sum = [&](const __m128* v) {
@@ -77,28 +87,21 @@ inline void leaf_triangle_bounds(const bvh::PointQuery& q, const float p[3], con
     return _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), y), _mm_sub_ps(_mm_set1_ps(3.0f), yyx));
   };
   const __m128 P[3] = {_mm_set1_ps(p[0]), _mm_set1_ps(p[1]), _mm_set1_ps(p[2])};
+  const __m128 qlo[3] = {_mm_set1_ps(q.lo[0]), _mm_set1_ps(q.lo[1]), _mm_set1_ps(q.lo[2])};
+  const __m128 qhi[3] = {_mm_set1_ps(q.hi[0]), _mm_set1_ps(q.hi[1]), _mm_set1_ps(q.hi[2])};
   const __m128 p_size = abs_sum(P);
   for (unsigned g = 0; g < n; g += 4) {
-    const char* rows[4];
-    for (unsigned i = 0; i < 4; ++i) rows[i] = tri + stride * (g + i < n ? g + i : n - 1);
-    __m128 V[3][3];  // V[corner][axis]
-    for (int k = 0; k < 3; ++k) {
-      __m128 c0 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[0] + 12 * k));
-      __m128 c1 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[1] + 12 * k));
-      __m128 c2 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[2] + 12 * k));
-      __m128 c3 = _mm_loadu_ps(reinterpret_cast<const float*>(rows[3] + 12 * k));
-      _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
-      V[k][0] = c0;
-      V[k][1] = c1;
-      V[k][2] = c2;
-    }
+    const LeafPack<float>& pk = packs[g / 4];
+    __m128 V[3][3];  // V[corner][axis]: one aligned load each (structure of arrays)
+    for (int k = 0; k < 3; ++k)
+      for (int a = 0; a < 3; ++a) V[k][a] = _mm_load_ps(pk.c[k][a]);
     // Box bound (the corners' min and max are the float box exactly), with the
     // arithmetic of bvh::box_lower_bound.
     __m128 box_sum = zero;
     for (int a = 0; a < 3; ++a) {
       const __m128 lo = _mm_min_ps(_mm_min_ps(V[0][a], V[1][a]), V[2][a]);
       const __m128 hi = _mm_max_ps(_mm_max_ps(V[0][a], V[1][a]), V[2][a]);
-      const __m128 dd = _mm_max_ps(_mm_max_ps(_mm_sub_ps(lo, q.vhi[a]), _mm_sub_ps(q.vlo[a], hi)),
+      const __m128 dd = _mm_max_ps(_mm_max_ps(_mm_sub_ps(lo, qhi[a]), _mm_sub_ps(qlo[a], hi)),
                                    zero);
       box_sum = _mm_add_ps(box_sum, _mm_mul_ps(dd, dd));
     }
@@ -160,7 +163,7 @@ inline void leaf_triangle_bounds(const bvh::PointQuery& q, const float p[3], con
 /// at the first whose bound exceeds `bound` (re-read after each call, since
 /// test lowers it). NaN bounds never pass.
 template <class Test>
-inline void visit_by_bound(float* lb, unsigned n, const float& bound, Test&& test) {
+PROX_FORCE_INLINE void visit_by_bound(float* lb, unsigned n, const float& bound, Test&& test) {
   unsigned idx[kMaxLeafTriangles];
   for (unsigned i = 0; i < n; ++i) idx[i] = i;
   unsigned left = n;
@@ -176,4 +179,5 @@ inline void visit_by_bound(float* lb, unsigned n, const float& bound, Test&& tes
   }
 }
 
+}  // namespace PROX_ISA_NAMESPACE
 }  // namespace prox::detail

@@ -1,0 +1,158 @@
+// prox/bvh/simd8.hpp — eight float lanes, the one SIMD loader of the BVH.
+//
+// F8 is one __m256 under AVX2 / AVX-512 (this translation unit's ISA, see
+// prox/core/platform.hpp), two __m128 under SSE2, eight floats otherwise.
+// Every operation has the same IEEE result on every representation, including
+// NaN: max_(a, b) and min_(a, b) return b when either is NaN (maxps/minps),
+// compares are false on NaN. So a node test gives the same lanes on every ISA.
+// Everything here is in the ISA's inline namespace (no shared symbols).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "prox/core/platform.hpp"
+
+namespace prox::simd {
+inline namespace PROX_ISA_NAMESPACE {
+
+struct F8 {
+#if defined(PROX_SIMD_AVX2)
+  __m256 v;
+#elif defined(PROX_SIMD_SSE2)
+  __m128 a, b;  // lanes 0..3, 4..7
+#else
+  float x[8];
+#endif
+};
+
+/// Loads 8 floats from 32-byte aligned memory.
+PROX_FORCE_INLINE F8 load8(const float* p) {
+#if defined(PROX_SIMD_AVX2)
+  return F8{_mm256_load_ps(p)};
+#elif defined(PROX_SIMD_SSE2)
+  return F8{_mm_load_ps(p), _mm_load_ps(p + 4)};
+#else
+  F8 r;
+  for (int k = 0; k < 8; ++k) r.x[k] = p[k];
+  return r;
+#endif
+}
+
+PROX_FORCE_INLINE void store8(float* p, const F8& f) {
+#if defined(PROX_SIMD_AVX2)
+  _mm256_store_ps(p, f.v);
+#elif defined(PROX_SIMD_SSE2)
+  _mm_store_ps(p, f.a);
+  _mm_store_ps(p + 4, f.b);
+#else
+  for (int k = 0; k < 8; ++k) p[k] = f.x[k];
+#endif
+}
+
+PROX_FORCE_INLINE F8 set8(float s) {
+#if defined(PROX_SIMD_AVX2)
+  return F8{_mm256_set1_ps(s)};
+#elif defined(PROX_SIMD_SSE2)
+  return F8{_mm_set1_ps(s), _mm_set1_ps(s)};
+#else
+  F8 r;
+  for (float& x : r.x) x = s;
+  return r;
+#endif
+}
+
+#if defined(PROX_SIMD_AVX2)
+#define PROX_F8_BINARY(name, avx, sse, expr) \
+  PROX_FORCE_INLINE F8 name(const F8& l, const F8& r) { return F8{avx(l.v, r.v)}; }
+#elif defined(PROX_SIMD_SSE2)
+#define PROX_F8_BINARY(name, avx, sse, expr) \
+  PROX_FORCE_INLINE F8 name(const F8& l, const F8& r) { return F8{sse(l.a, r.a), sse(l.b, r.b)}; }
+#else
+#define PROX_F8_BINARY(name, avx, sse, expr)                                  \
+  PROX_FORCE_INLINE F8 name(const F8& l, const F8& r) {                       \
+    F8 o;                                                                     \
+    for (int k = 0; k < 8; ++k) {                                             \
+      const float a = l.x[k], b = r.x[k];                                     \
+      o.x[k] = (expr);                                                        \
+    }                                                                         \
+    return o;                                                                 \
+  }
+#endif
+PROX_F8_BINARY(add8, _mm256_add_ps, _mm_add_ps, a + b)
+PROX_F8_BINARY(sub8, _mm256_sub_ps, _mm_sub_ps, a - b)
+PROX_F8_BINARY(mul8, _mm256_mul_ps, _mm_mul_ps, a * b)
+/// l > r ? l : r (r when either is NaN).
+PROX_F8_BINARY(max8, _mm256_max_ps, _mm_max_ps, a > b ? a : b)
+/// l < r ? l : r (r when either is NaN).
+PROX_F8_BINARY(min8, _mm256_min_ps, _mm_min_ps, a < b ? a : b)
+#undef PROX_F8_BINARY
+
+/// |f| (sign bit cleared).
+PROX_FORCE_INLINE F8 abs8(const F8& f) {
+#if defined(PROX_SIMD_AVX2)
+  return F8{_mm256_and_ps(f.v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)))};
+#elif defined(PROX_SIMD_SSE2)
+  const __m128 m = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+  return F8{_mm_and_ps(f.a, m), _mm_and_ps(f.b, m)};
+#else
+  F8 r;
+  for (int k = 0; k < 8; ++k) r.x[k] = std::fabs(f.x[k]);
+  return r;
+#endif
+}
+
+/// Bit k set where l[k] <= r[k] (false on NaN).
+PROX_FORCE_INLINE unsigned le_mask8(const F8& l, const F8& r) {
+#if defined(PROX_SIMD_AVX2)
+  return unsigned(_mm256_movemask_ps(_mm256_cmp_ps(l.v, r.v, _CMP_LE_OQ)));
+#elif defined(PROX_SIMD_SSE2)
+  return unsigned(_mm_movemask_ps(_mm_cmple_ps(l.a, r.a))) |
+         (unsigned(_mm_movemask_ps(_mm_cmple_ps(l.b, r.b))) << 4);
+#else
+  unsigned m = 0;
+  for (int k = 0; k < 8; ++k) m |= (l.x[k] <= r.x[k] ? 1u : 0u) << k;
+  return m;
+#endif
+}
+
+/// The smallest lane (lanes are never NaN where this is used).
+PROX_FORCE_INLINE float hmin8(const F8& f) {
+#if defined(PROX_SIMD_AVX2)
+  __m128 m = _mm_min_ps(_mm256_castps256_ps128(f.v), _mm256_extractf128_ps(f.v, 1));
+#elif defined(PROX_SIMD_SSE2)
+  __m128 m = _mm_min_ps(f.a, f.b);
+#endif
+#if defined(PROX_SIMD_SSE2)
+  m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+  m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+  return _mm_cvtss_f32(m);
+#else
+  float m = f.x[0];
+  for (int k = 1; k < 8; ++k) m = f.x[k] < m ? f.x[k] : m;
+  return m;
+#endif
+}
+
+/// Bit k set where words[k] != 0xffffffff (8 u32, 32-byte aligned).
+PROX_FORCE_INLINE unsigned valid_mask8(const std::uint32_t* words) {
+#if defined(PROX_SIMD_AVX2)
+  const __m256i w = _mm256_load_si256(reinterpret_cast<const __m256i*>(words));
+  return ~unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(
+             _mm256_cmpeq_epi32(w, _mm256_set1_epi32(-1))))) & 0xffu;
+#elif defined(PROX_SIMD_SSE2)
+  const __m128i m1 = _mm_set1_epi32(-1);
+  const __m128i a = _mm_load_si128(reinterpret_cast<const __m128i*>(words));
+  const __m128i b = _mm_load_si128(reinterpret_cast<const __m128i*>(words + 4));
+  const unsigned inv = unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, m1)))) |
+                       (unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(b, m1)))) << 4);
+  return ~inv & 0xffu;
+#else
+  unsigned m = 0;
+  for (int k = 0; k < 8; ++k) m |= (words[k] != 0xffffffffu ? 1u : 0u) << k;
+  return m;
+#endif
+}
+
+}  // namespace PROX_ISA_NAMESPACE
+}  // namespace prox::simd

@@ -1,0 +1,48 @@
+// src/mesh/engine.hpp — the table of hot query entry points of one ISA path.
+//
+// engine_isa.cpp is compiled once per path (SSE2, AVX2, AVX-512: separate
+// objects, see CMakeLists.txt); each defines engine_table() in its own ISA
+// namespace. engine_dispatch.cpp picks one table at the first query.
+#pragma once
+
+#include <type_traits>
+
+#include "prox/core/ray.hpp"
+#include "prox/mesh/flat_index.hpp"
+#include "prox/mesh/isa.hpp"
+#include "prox/mesh/results.hpp"
+
+namespace prox::detail {
+
+struct EngineTable {
+  Isa isa;
+  MeshClosestPoint<float> (*closest_point_f)(const FlatIndex<float>&, const Vec3<float>&, float,
+                                             bool);
+  MeshClosestPoint<double> (*closest_point_d)(const FlatIndex<double>&, const Vec3<double>&,
+                                              double, bool);
+  MeshRayHit<float> (*first_hit_f)(const FlatIndex<float>&, const Ray<float>&, bool);
+  MeshRayHit<double> (*first_hit_d)(const FlatIndex<double>&, const Ray<double>&, bool);
+  bool (*any_hit_f)(const FlatIndex<float>&, const Ray<float>&, bool);
+  bool (*any_hit_d)(const FlatIndex<double>&, const Ray<double>&, bool);
+};
+
+/// The table of the active path (prox/mesh/isa.hpp).
+const EngineTable& engine();
+
+template <class T>
+MeshClosestPoint<T> engine_closest_point(const FlatIndex<T>& x, const Vec3<T>& p, T r, bool simd) {
+  if constexpr (std::is_same_v<T, float>) return engine().closest_point_f(x, p, r, simd);
+  else return engine().closest_point_d(x, p, r, simd);
+}
+template <class T>
+MeshRayHit<T> engine_first_hit(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {
+  if constexpr (std::is_same_v<T, float>) return engine().first_hit_f(x, ray, simd);
+  else return engine().first_hit_d(x, ray, simd);
+}
+template <class T>
+bool engine_any_hit(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {
+  if constexpr (std::is_same_v<T, float>) return engine().any_hit_f(x, ray, simd);
+  else return engine().any_hit_d(x, ray, simd);
+}
+
+}  // namespace prox::detail

@@ -1,0 +1,190 @@
+// src/mesh/queries.hpp — the engine's hot queries as free functions over the
+// flat layout (prox/mesh/flat_index.hpp): closest point, first hit, any hit.
+//
+// Each is the shared traversal loop (prox/bvh/traverse.hpp) with a node test
+// and a leaf function; the leaf runs the shared scalar kernel in the mesh's
+// precision T on every triangle the SIMD filters keep, so answers equal
+// BruteForce<T> bit for bit (ties to the lowest triangle id, see
+// query_common.hpp) whatever the ISA. Compiled once per ISA path
+// (engine_isa.cpp), so everything is in the ISA's inline namespace.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <type_traits>
+
+#include "leaf_closest_simd.hpp"
+#include "leaf_ray_simd.hpp"
+#include "prox/bvh/traverse.hpp"
+#include "prox/mesh/flat_index.hpp"
+#include "query_common.hpp"
+
+namespace prox::detail {
+inline namespace PROX_ISA_NAMESPACE {
+
+/// Prefetches the first two cache lines of a leaf's packs when it is selected.
+template <class T>
+struct PrefetchPacks {
+  const LeafPack<T>* packs;
+  PROX_FORCE_INLINE void operator()(std::uint32_t slot) const {
+    const char* p = reinterpret_cast<const char*>(packs + slot / bvh::kLeafAlign);
+    prefetch_l1(p);
+    prefetch_l1(p + 64);
+  }
+};
+
+/// Squared distance lower bound from p to the box of slot s's triangle, in T
+/// (shrunk by 2^-40, far beyond its few roundings): a cheap, conservative skip.
+template <class T>
+PROX_FORCE_INLINE T slot_box_lower_bound(const LeafPack<T>& pk, unsigned lane, const Vec3<T>& p) {
+  T l = T(0);
+  for (int a = 0; a < 3; ++a) {
+    const T x0 = pk.c[0][a][lane], x1 = pk.c[1][a][lane], x2 = pk.c[2][a][lane];
+    const T lo = std::min(x0, std::min(x1, x2)), hi = std::max(x0, std::max(x1, x2));
+    const T d = std::max(lo - p[a], p[a] - hi);
+    if (d > T(0)) l += d * d;
+  }
+  return l * T(1.0 - 1.0 / 1099511627776.0);
+}
+
+template <class T>
+PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x, const Vec3<T>& p,
+                                                          T max_distance, bool simd) {
+  MeshClosestPoint<T> best;
+  if (!all_finite(p)) return best;
+  const T r2 = squared_radius(max_distance);
+  if (r2 < T(0)) return best;
+  best.sq_distance = ScalarTraits<T>::infinity();
+  const bvh::PointQuery q(p);
+  bvh::NearestTest<true> test{q, bvh::float_up(r2) * bvh::kGrow};
+  auto test_slot = [&](std::uint32_t s) {
+    const LeafPack<T>& pk = x.pack_of(s);
+    const unsigned lane = FlatIndex<T>::lane_of(s);
+    const ClosestPointTriangleResult<T> r =
+        closest_point_triangle(p, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
+    if (r.sq_distance <= r2 && offer_closest(best, r, x.prims[s]))
+      test.shrink(bvh::float_up(r.sq_distance) * bvh::kGrow);
+  };
+  bvh::traverse(
+      x.nodes, test,
+      [&](std::uint32_t b, std::uint32_t n) {
+#ifdef PROX_SIMD_SSE2
+        if constexpr (std::is_same_v<T, float>) {
+          if (simd) {
+            // Bounds 4 triangles at a time; near the surface the plane + edge
+            // bounds too, and nearest first.
+            alignas(16) float lb[kMaxLeafTriangles + 3];
+            const LeafPack<float>* pk = &x.pack_of(b);
+            const bool near = near_regime(*pk, test.bound);
+            leaf_triangle_bounds(q, &p[0], pk, n, test.bound, near, lb);
+            if (near) {
+              visit_by_bound(lb, n, test.bound, [&](unsigned i) { test_slot(b + i); });
+            } else {
+              for (std::uint32_t i = 0; i < n; ++i)
+                if (lb[i] <= test.bound) test_slot(b + i);
+            }
+            return false;
+          }
+        }
+#endif
+        for (std::uint32_t s = b; s < b + n; ++s) {
+          if (n > 1 && slot_box_lower_bound(x.pack_of(s), FlatIndex<T>::lane_of(s), p) >
+                           T(test.bound))
+            continue;
+          test_slot(s);
+        }
+        return false;
+      },
+      PrefetchPacks<T>{x.packs.data()});
+  if (!best.found()) return MeshClosestPoint<T>{};
+  return best;
+}
+
+/// Calls on_slot(s) for each slot of leaf [b, b + n) whose triangle the
+/// watertight test may hit (all of them on the scalar path); stops when
+/// on_slot returns true and returns true then.
+template <class T, class OnSlot>
+PROX_FORCE_INLINE bool ray_leaf_candidates(const FlatIndex<T>& x, [[maybe_unused]] const void* sse,
+                                           bool simd, std::uint32_t b, std::uint32_t n,
+                                           OnSlot&& on_slot) {
+#ifdef PROX_SIMD_SSE2
+  if constexpr (std::is_same_v<T, float>) {
+    if (simd) {
+      const RayLeafSimd& r = *static_cast<const RayLeafSimd*>(sse);
+      for (std::uint32_t g = b; g < b + n; g += 4) {
+        unsigned keep = ray_pack_candidates(r, x.pack_of(g), std::min(4u, b + n - g));
+        for (; keep != 0; keep &= keep - 1)
+          if (on_slot(g + unsigned(std::countr_zero(keep)))) return true;
+      }
+      return false;
+    }
+  }
+#endif
+  (void)simd;
+  for (std::uint32_t s = b; s < b + n; ++s)
+    if (on_slot(s)) return true;
+  return false;
+}
+
+template <class T>
+PROX_FORCE_INLINE RayTriangleHit<T> slot_watertight(const FlatIndex<T>& x, const WatertightRay<T>& wr,
+                                                    std::uint32_t s) {
+  const LeafPack<T>& pk = x.pack_of(s);
+  const unsigned lane = FlatIndex<T>::lane_of(s);
+  return ray_triangle_watertight(wr, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
+}
+
+template <class T>
+PROX_FORCE_INLINE MeshRayHit<T> first_hit_query(const FlatIndex<T>& x, const Ray<T>& ray,
+                                                bool simd) {
+  MeshRayHit<T> best;
+  if (!ray_is_valid(ray)) return best;
+  const WatertightRay<T> wr(ray);
+  const bvh::RayQuery q(ray);
+  bvh::RayTest test(q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max));
+#ifdef PROX_SIMD_SSE2
+  const RayLeafSimd sse(wr);
+  const void* filter = &sse;
+#else
+  const void* filter = nullptr;
+#endif
+  bvh::traverse(
+      x.nodes, test,
+      [&](std::uint32_t b, std::uint32_t n) {
+        return ray_leaf_candidates(x, filter, simd, b, n, [&](std::uint32_t s) {
+          const RayTriangleHit<T> h = slot_watertight(x, wr, s);
+          if (h.hit && offer_hit(best, h, x.prims[s])) test.shrink(bvh::float_up(h.t));
+          return false;
+        });
+      },
+      PrefetchPacks<T>{x.packs.data()});
+  return best;
+}
+
+template <class T>
+PROX_FORCE_INLINE bool any_hit_query(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {
+  if (!ray_is_valid(ray)) return false;
+  bool found = false;
+  const WatertightRay<T> wr(ray);
+  const bvh::RayQuery q(ray);
+  bvh::RayTest test(q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max));
+#ifdef PROX_SIMD_SSE2
+  const RayLeafSimd sse(wr);
+  const void* filter = &sse;
+#else
+  const void* filter = nullptr;
+#endif
+  bvh::traverse(
+      x.nodes, test,
+      [&](std::uint32_t b, std::uint32_t n) {
+        return ray_leaf_candidates(x, filter, simd, b, n, [&](std::uint32_t s) {
+          return found = slot_watertight(x, wr, s).hit;
+        });
+      },
+      PrefetchPacks<T>{x.packs.data()});
+  return found;
+}
+
+}  // namespace PROX_ISA_NAMESPACE
+}  // namespace prox::detail
