@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernel_instances.hpp"
 #include "leaf_closest_simd.hpp"
 #include "leaf_ray_simd.hpp"
 #include "prox/bvh/traverse.hpp"
@@ -61,8 +62,8 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
   auto test_slot = [&](std::uint32_t s) {
     const LeafPack<T>& pk = x.pack_of(s);
     const unsigned lane = FlatIndex<T>::lane_of(s);
-    const ClosestPointTriangleResult<T> r =
-        closest_point_triangle(p, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
+    const ClosestPointTriangleResult<T> r = closest_point_triangle_tagged<T, IsaTag>(
+        p, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
     if (r.sq_distance <= r2 && offer_closest(best, r, x.prims[s]))
       test.shrink(bvh::float_up(r.sq_distance) * bvh::kGrow);
   };

@@ -56,8 +56,12 @@ bool all_finite(const Vec3<T>& p, const Vec3<T>& a, const Vec3<T>& b, const Vec3
   }
 }
 
+// The helpers take a Tag type that only names the instance: the mesh engine's
+// ISA builds pass their own, so each ISA's copy of the kernel is a distinct
+// symbol (see src/mesh/kernel_instances.hpp); everyone else gets void.
+
 /// Result on edge (i, j) with parameter s along it (0 at corner i).
-template <class T>
+template <class T, class Tag = void>
 ClosestPointTriangleResult<T> on_edge(const Vec3<T>& p, const Vec3<T>* corners, int i, int j,
                                       const T& s) {
   static constexpr Feature edge_of[3][3] = {{Feature::v0, Feature::e01, Feature::e20},
@@ -84,20 +88,20 @@ ClosestPointTriangleResult<T> on_edge(const Vec3<T>& p, const Vec3<T>* corners, 
 }
 
 /// Closest point of segment (corners[i], corners[j]) as a triangle result.
-template <class T>
+template <class T, class Tag = void>
 ClosestPointTriangleResult<T> closest_on_edge(const Vec3<T>& p, const Vec3<T>* corners, int i,
                                               int j) {
   const Vec3<T> d = corners[j] - corners[i];
   const T dd = dot(d, d);
-  if (dd == T(0)) return on_edge(p, corners, i, j, T(0));
+  if (dd == T(0)) return on_edge<T, Tag>(p, corners, i, j, T(0));
   const T s = dot(p - corners[i], d) / dd;
-  return on_edge(p, corners, i, j, s);
+  return on_edge<T, Tag>(p, corners, i, j, s);
 }
 
 /// True when r is a corner result, q a result inside edge (i, j), and r's
 /// point is corner i or j (by position: coincident corners count): then q is
 /// strictly nearer than r, whatever the rounded distances say.
-template <class T>
+template <class T, class Tag = void>
 bool beaten_by_interior(const ClosestPointTriangleResult<T>& r,
                         const ClosestPointTriangleResult<T>& q, const Vec3<T>* corners) {
   if (r.feature != Feature::v0 && r.feature != Feature::v1 && r.feature != Feature::v2)
@@ -117,15 +121,15 @@ bool beaten_by_interior(const ClosestPointTriangleResult<T>& r,
 /// clamped to, whatever the rounded distances say: exactly, it is strictly
 /// nearer, and near a corner the two distances agree to rounding while the
 /// points differ by about sqrt(epsilon) of the edge length.
-template <class T>
+template <class T, class Tag = void>
 ClosestPointTriangleResult<T> closest_on_edges(const Vec3<T>& p, const Vec3<T>* corners) {
-  const ClosestPointTriangleResult<T> cand[3] = {closest_on_edge(p, corners, 0, 1),
-                                                 closest_on_edge(p, corners, 1, 2),
-                                                 closest_on_edge(p, corners, 2, 0)};
+  const ClosestPointTriangleResult<T> cand[3] = {closest_on_edge<T, Tag>(p, corners, 0, 1),
+                                                 closest_on_edge<T, Tag>(p, corners, 1, 2),
+                                                 closest_on_edge<T, Tag>(p, corners, 2, 0)};
   int best = 0;
   for (int i = 1; i < 3; ++i) {
-    if (beaten_by_interior(cand[i], cand[best], corners)) continue;
-    if (beaten_by_interior(cand[best], cand[i], corners) ||
+    if (beaten_by_interior<T, Tag>(cand[i], cand[best], corners)) continue;
+    if (beaten_by_interior<T, Tag>(cand[best], cand[i], corners) ||
         cand[i].sq_distance < cand[best].sq_distance)
       best = i;
   }
@@ -144,7 +148,7 @@ template <> struct WideScalar<float> { using type = double; };
 /// 1/sin^2 of its smallest angle (and in float can make the region test itself
 /// noise); projecting p along n, and re-checking that the projection is inside,
 /// costs an error growing only as 1/sin, and nothing for a well-shaped triangle.
-template <class T>
+template <class T, class Tag = void>
 ClosestPointTriangleResult<T> face_or_edges(const Vec3<T>& p, const Vec3<T>* corners) {
   using W = typename WideScalar<T>::type;
   const Vec3<W> pw = p.template cast<W>();
@@ -156,7 +160,8 @@ ClosestPointTriangleResult<T> face_or_edges(const Vec3<T>& p, const Vec3<T>* cor
   const W wc = dot(cross(b - a, pw - a), n);  // nn times the weight of c
   const W wa = dot(cross(c - b, pw - b), n);
   const W wb = dot(cross(a - c, pw - c), n);
-  if (!(nn > W(0) && wa > W(0) && wb > W(0) && wc > W(0))) return closest_on_edges(p, corners);
+  if (!(nn > W(0) && wa > W(0) && wb > W(0) && wc > W(0)))
+    return closest_on_edges<T, Tag>(p, corners);
   const W k = dot(n, pw - a) / nn;
   ClosestPointTriangleResult<T> r;
   r.point = (pw - n * k).template cast<T>();
@@ -168,18 +173,16 @@ ClosestPointTriangleResult<T> face_or_edges(const Vec3<T>& p, const Vec3<T>* cor
   return r;
 }
 
-}  // namespace detail
-
-/// Closest point on the solid triangle (a, b, c) to p (Ericson's Voronoi regions).
-template <class T>
-ClosestPointTriangleResult<T> closest_point_triangle(const Vec3<T>& p, const Vec3<T>& a,
-                                                     const Vec3<T>& b, const Vec3<T>& c) {
+/// closest_point_triangle, instance named by Tag (see above).
+template <class T, class Tag>
+ClosestPointTriangleResult<T> closest_point_triangle_tagged(const Vec3<T>& p, const Vec3<T>& a,
+                                                            const Vec3<T>& b, const Vec3<T>& c) {
   if (!detail::all_finite(p, a, b, c)) return detail::triangle_miss<T>();
   const Vec3<T> corners[3] = {a, b, c};
   const Vec3<T> ab = b - a;
   const Vec3<T> ac = c - a;
   const Vec3<T> n = cross(ab, ac);
-  if (squared_norm(n) == T(0)) return detail::closest_on_edges(p, corners);
+  if (squared_norm(n) == T(0)) return closest_on_edges<T, Tag>(p, corners);
 
   ClosestPointTriangleResult<T> r;
   r.bary = Vec3<T>::zero();
@@ -206,7 +209,7 @@ ClosestPointTriangleResult<T> closest_point_triangle(const Vec3<T>& p, const Vec
   const T vc = d1 * d4 - d3 * d2;
   if (vc <= T(0) && d1 >= T(0) && d3 <= T(0)) {  // edge region ab
     const T s = d1 / (d1 - d3);
-    return detail::on_edge(p, corners, 0, 1, s);
+    return on_edge<T, Tag>(p, corners, 0, 1, s);
   }
   const Vec3<T> cp = p - c;
   const T d5 = dot(ab, cp);
@@ -221,19 +224,28 @@ ClosestPointTriangleResult<T> closest_point_triangle(const Vec3<T>& p, const Vec
   const T vb = d5 * d2 - d1 * d6;
   if (vb <= T(0) && d2 >= T(0) && d6 <= T(0)) {  // edge region ca
     const T s = d2 / (d2 - d6);  // from a towards c
-    return detail::on_edge(p, corners, 0, 2, s);
+    return on_edge<T, Tag>(p, corners, 0, 2, s);
   }
   const T va = d3 * d6 - d5 * d4;
   const T d43 = d4 - d3;
   const T d56 = d5 - d6;
   if (va <= T(0) && d43 >= T(0) && d56 >= T(0)) {  // edge region bc
     const T s = d43 / (d43 + d56);
-    return detail::on_edge(p, corners, 1, 2, s);
+    return on_edge<T, Tag>(p, corners, 1, 2, s);
   }
   // Face region (va, vb, vc > 0): the projection of p, computed and
   // re-checked by detail::face_or_edges, which falls back to the edges when a
   // sliver's rounding sent p here by mistake.
-  return detail::face_or_edges(p, corners);
+  return face_or_edges<T, Tag>(p, corners);
+}
+
+}  // namespace detail
+
+/// Closest point on the solid triangle (a, b, c) to p (Ericson's Voronoi regions).
+template <class T>
+ClosestPointTriangleResult<T> closest_point_triangle(const Vec3<T>& p, const Vec3<T>& a,
+                                                     const Vec3<T>& b, const Vec3<T>& c) {
+  return detail::closest_point_triangle_tagged<T, void>(p, a, b, c);
 }
 
 }  // namespace prox
