@@ -67,9 +67,7 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
     if (r.sq_distance <= r2 && offer_closest(best, r, x.prims[s]))
       test.shrink(bvh::float_up(r.sq_distance) * bvh::kGrow);
   };
-  bvh::traverse(
-      x.nodes, test,
-      [&](std::uint32_t b, std::uint32_t n) {
+  auto leaf = [&](std::uint32_t b, std::uint32_t n) {
 #ifdef PROX_SIMD_SSE2
         if constexpr (std::is_same_v<T, float>) {
           if (simd) {
@@ -96,8 +94,14 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
           test_slot(s);
         }
         return false;
-      },
-      PrefetchPacks<T>{x.packs.data()});
+      };
+  // Greedy first descent: follow the nearest child down to one leaf and test
+  // it, so the search starts with a real distance rather than box bounds
+  // (what pays on far queries, where many boxes have similar lower bounds).
+  // The full traversal then tests that leaf again: its triangles cannot
+  // change the answer twice (offer_closest keeps the first of equals).
+  bvh::descend_nearest(x.nodes, test, leaf);
+  bvh::traverse(x.nodes, test, leaf, PrefetchPacks<T>{x.packs.data()});
   if (!best.found()) return MeshClosestPoint<T>{};
   return best;
 }

@@ -217,15 +217,20 @@ PROX_FORCE_INLINE void traverse(std::span<const Node8> nodes, Test& test, LeafFn
       alignas(32) float key[kWidth];
       unsigned mask = test.children(n, key) & simd::valid_mask8(n.child);
       if (mask != 0) {
-        // Selected children go straight onto the stack, then sorted so that
-        // the nearest is on top; inner ones are prefetched (traversal time is
-        // mostly waiting for node lines).
+        int k = std::countr_zero(mask);
+        mask &= mask - 1;
+        StackEntry e{n.child[k], n.count[k], key[k]};
+        if (mask == 0) {  // one child: straight in, no stack (most steps of a ray)
+          if (e.count > 0) prefetch(e.child);
+          cur = e;
+          continue;
+        }
+        // Several: straight onto the stack, sorted so that the nearest is on
+        // top; inner ones are prefetched (traversal time is mostly waiting for
+        // node lines), leaves through the caller's prefetch.
         StackEntry* kids = stack + top;
         int nk = 0;
-        do {
-          const int k = std::countr_zero(mask);
-          mask &= mask - 1;
-          const StackEntry e{n.child[k], n.count[k], key[k]};
+        for (;;) {
           if (e.count == 0) {
             const char* line = reinterpret_cast<const char*>(base + e.child);
             prefetch_l1(line);
@@ -235,14 +240,17 @@ PROX_FORCE_INLINE void traverse(std::span<const Node8> nodes, Test& test, LeafFn
           } else {
             prefetch(e.child);
           }
-          // Insertion: keys descending, so the smallest ends last.
-          int j = nk++;
+          int j = nk++;  // insertion: keys descending, so the smallest ends last
           while (j > 0 && kids[j - 1].key < e.key) {
             kids[j] = kids[j - 1];
             --j;
           }
           kids[j] = e;
-        } while (mask != 0);
+          if (mask == 0) break;
+          k = std::countr_zero(mask);
+          mask &= mask - 1;
+          e = StackEntry{n.child[k], n.count[k], key[k]};
+        }
         top += nk - 1;
         cur = kids[nk - 1];
         continue;
@@ -252,6 +260,32 @@ PROX_FORCE_INLINE void traverse(std::span<const Node8> nodes, Test& test, LeafFn
       if (top == 0) return;
       cur = stack[--top];
     } while (!(cur.key <= test.limit()));
+  }
+}
+
+/// One greedy path from the root: enters the child with the smallest key at
+/// every level, down to a leaf, and calls leaf(first_slot, count) on it (the
+/// node test may lower its limit on the way, as in traverse). Nothing is
+/// entered that traverse would not enter.
+template <class Test, class LeafFn>
+PROX_FORCE_INLINE void descend_nearest(std::span<const Node8> nodes, Test& test, LeafFn&& leaf) {
+  if (nodes.empty()) return;
+  std::uint32_t at = 0;
+  for (int level = 0; level < kMaxTreeDepth; ++level) {
+    const Node8& n = nodes[at];
+    alignas(32) float key[kWidth];
+    unsigned mask = test.children(n, key) & simd::valid_mask8(n.child);
+    if (mask == 0) return;
+    int best = std::countr_zero(mask);
+    for (mask &= mask - 1; mask != 0; mask &= mask - 1) {
+      const int k = std::countr_zero(mask);
+      if (key[k] < key[best]) best = k;
+    }
+    if (n.count[best] > 0) {
+      leaf(n.child[best], n.count[best]);
+      return;
+    }
+    at = n.child[best];
   }
 }
 
