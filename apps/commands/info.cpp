@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "prox/io/mesh_topology.hpp"
 #include "prox/io/read_mesh.hpp"
+#include "prox/mesh/isa.hpp"
 
 namespace prox::cli {
 
@@ -65,6 +66,8 @@ Runner setup_info(CLI::App& app) {
                                    : 0.0,
                        with_commas(stats.nodes), with_commas(stats.leaves), stats.depth);
     out << fmt::format("build         {:.1f} ms (BVH {:.1f} ms)\n", m.build_ms, stats.build_ms);
+    out << fmt::format("engine        {} (ISA path; PROX_ISA=sse2|avx2|avx512 forces one)\n",
+                       isa_description());
     return 0;
   };
 }

@@ -6,6 +6,7 @@
 #include "peer.hpp"
 #include "prox/mesh/batch.hpp"
 #include "prox/mesh/brute_force.hpp"
+#include "prox/mesh/isa.hpp"
 #include "prox/mesh/mesh_index.hpp"
 #include "prox/mesh/triangle_mesh.hpp"
 
@@ -34,7 +35,7 @@ class ProxPeer final : public Peer {
   }
   std::string description() const override {
     return std::string("prox MeshIndex<") + (std::is_same_v<T, float> ? "float" : "double") +
-           ">, batch API (closest_points, first_hits)";
+           ">, batch API (closest_points, first_hits); engine ISA path " + isa_description();
   }
   bool single_precision() const override { return std::is_same_v<T, float>; }
   void build(const BenchMesh& mesh) override {

@@ -8,6 +8,7 @@
 // Below kDepthLimit levels the SAH split is replaced by an object median, so a
 // pathological distribution cannot make the tree (or the recursion) deep.
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -73,19 +74,23 @@ float half_area(const Box3f& b) {
   return d[0] * d[1] + d[1] * d[2] + d[2] * d[0];
 }
 
+// The builder moves primitive references (box + id, 32 bytes) rather than
+// ids into side arrays: every pass over a range (bounds, binning, partition)
+// then reads memory in order, which is what a 1M-triangle build waits on.
+// The id lives in the unused fourth lane of lo (its bits, never read as a float).
+std::uint32_t ref_id(const PBox& r) { return std::bit_cast<std::uint32_t>(r.lo[3]); }
+float ref_centroid(const PBox& r, int a) { return (r.lo[a] + r.hi[a]) * 0.5f; }
+
 struct Builder {
-  std::span<const Box3f> boxes;
-  std::vector<PBox> pboxes;             // boxes, padded (lane 3 unused)
-  std::vector<Vec3<float>> centroids;
-  std::vector<std::uint32_t> prims;
+  std::vector<PBox> refs;  // in build order; leaves are ranges of it
   std::vector<BinaryNode> nodes;
   int max_leaf = 8;
   int bins = 16;
 
   Box3f range_box(std::uint32_t b, std::uint32_t e) const {
-    Box3f r = Box3f::empty();
-    for (std::uint32_t i = b; i < e; ++i) r.extend(boxes[prims[i]]);
-    return r;
+    PBox r = PBox::empty();
+    for (std::uint32_t i = b; i < e; ++i) r.extend(refs[i]);
+    return r.box();
   }
 
   struct Split {
@@ -107,15 +112,37 @@ struct Builder {
         out.box[a][k] = PBox::empty();
         out.count[a][k] = 0;
       }
+#ifdef PROX_SIMD_SSE2
+    // The three axes' bins at once: the same float operations as bin_of
+    // (partition uses bin_of, and the two must agree exactly).
+    const __m128 vlo = _mm_setr_ps(cbox.lo[0], cbox.lo[1], cbox.lo[2], 0.0f);
+    const __m128 vscale = _mm_setr_ps(scale[0], scale[1], scale[2], 0.0f);
+    const __m128 half = _mm_set1_ps(0.5f), zero = _mm_setzero_ps();
+    const __m128 top = _mm_set1_ps(float(bins - 1));
     for (std::uint32_t i = b; i < e; ++i) {
-      const std::uint32_t p = prims[i];
-      const PBox& pb = pboxes[p];
+      const PBox& pb = refs[i];
+      const __m128 lo = _mm_load_ps(pb.lo), hi = _mm_load_ps(pb.hi);
+      __m128 t = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(_mm_add_ps(lo, hi), half), vlo), vscale);
+      t = _mm_min_ps(_mm_max_ps(t, zero), top);  // max(NaN, 0) = 0, as in bin_of
+      alignas(16) std::int32_t k[4];
+      _mm_store_si128(reinterpret_cast<__m128i*>(k), _mm_cvttps_epi32(t));
       for (int a = 0; a < 3; ++a) {
-        const int k = bin_of(centroids[p][a], cbox.lo[a], scale[a]);
+        PBox& bin = out.box[a][k[a]];
+        _mm_store_ps(bin.lo, _mm_min_ps(_mm_load_ps(bin.lo), lo));
+        _mm_store_ps(bin.hi, _mm_max_ps(_mm_load_ps(bin.hi), hi));
+        ++out.count[a][k[a]];
+      }
+    }
+#else
+    for (std::uint32_t i = b; i < e; ++i) {
+      const PBox& pb = refs[i];
+      for (int a = 0; a < 3; ++a) {
+        const int k = bin_of(ref_centroid(pb, a), cbox.lo[a], scale[a]);
         out.box[a][k].extend(pb);
         ++out.count[a][k];
       }
     }
+#endif
   }
 
   // Best SAH plane over all three axes (cost = area x count summed over both
@@ -185,14 +212,20 @@ struct Builder {
     return best;
   }
 
+  // Clamped in float before the conversion, so no value (NaN or huge, from
+  // boxes at the edge of the float range) is converted out of int's range.
   int bin_of(float c, float lo, float scale) const {
-    const int k = int((c - lo) * scale);
-    return k < 0 ? 0 : (k >= bins ? bins - 1 : k);
+    float t = (c - lo) * scale;
+    t = t > 0.0f ? t : 0.0f;  // NaN -> 0
+    const float top = float(bins - 1);
+    return int(t < top ? t : top);
   }
 
   Box3f centroid_box(std::uint32_t b, std::uint32_t e) const {
     Box3f r = Box3f::empty();
-    for (std::uint32_t i = b; i < e; ++i) r.extend(centroids[prims[i]]);
+    for (std::uint32_t i = b; i < e; ++i)
+      r.extend(Vec3<float>{ref_centroid(refs[i], 0), ref_centroid(refs[i], 1),
+                           ref_centroid(refs[i], 2)});
     return r;
   }
 
@@ -207,10 +240,10 @@ struct Builder {
     const Vec3<float> d = cbox.diagonal();
     const int a = d[0] >= d[1] && d[0] >= d[2] ? 0 : (d[1] >= d[2] ? 1 : 2);
     const std::uint32_t m = b + (e - b) / 2;
-    std::nth_element(prims.begin() + b, prims.begin() + m, prims.begin() + e,
-                     [&](std::uint32_t x, std::uint32_t y) {
-                       const float cx = centroids[x][a], cy = centroids[y][a];
-                       return cx < cy || (cx == cy && x < y);
+    std::nth_element(refs.begin() + b, refs.begin() + m, refs.begin() + e,
+                     [&](const PBox& x, const PBox& y) {
+                       const float cx = ref_centroid(x, a), cy = ref_centroid(y, a);
+                       return cx < cy || (cx == cy && ref_id(x) < ref_id(y));
                      });
     return m;
   }
@@ -235,10 +268,10 @@ struct Builder {
         const float ext = cbox.hi[s.axis] - lo;
         const float scale = float(bins) / ext;
         const int axis = s.axis;
-        auto mid = std::partition(prims.begin() + b, prims.begin() + e, [&](std::uint32_t p) {
-          return bin_of(centroids[p][axis], lo, scale) < s.plane;
+        auto mid = std::partition(refs.begin() + b, refs.begin() + e, [&](const PBox& r) {
+          return bin_of(ref_centroid(r, axis), lo, scale) < s.plane;
         });
-        m = std::uint32_t(mid - prims.begin());
+        m = std::uint32_t(mid - refs.begin());
         lbox = s.left;
         rbox = s.right;
         have_boxes = true;
@@ -374,20 +407,17 @@ Bvh8 build_bvh8(std::span<const Box3f> boxes, const BuildOptions& options) {
   const std::size_t n = boxes.size();
   if (n > 0) {
     Builder b;
-    b.boxes = boxes;
     b.max_leaf = std::clamp(options.max_leaf_size, 1, int(kMaxLeafSize));
     b.bins = std::clamp(options.sah_bins, 4, kMaxBins);
-    b.centroids.resize(n);
-    b.pboxes.resize(n);
-    b.prims.resize(n);
-    Box3f root = Box3f::empty();
+    b.refs.resize(n);
+    PBox root_acc = PBox::empty();
     for (std::size_t i = 0; i < n; ++i) {
-      b.centroids[i] = boxes[i].center();
-      b.pboxes[i] = PBox{{boxes[i].lo[0], boxes[i].lo[1], boxes[i].lo[2], 0.0f},
-                         {boxes[i].hi[0], boxes[i].hi[1], boxes[i].hi[2], 0.0f}};
-      b.prims[i] = std::uint32_t(i);
-      root.extend(boxes[i]);
+      b.refs[i] = PBox{{boxes[i].lo[0], boxes[i].lo[1], boxes[i].lo[2],
+                        std::bit_cast<float>(std::uint32_t(i))},
+                       {boxes[i].hi[0], boxes[i].hi[1], boxes[i].hi[2], 0.0f}};
+      root_acc.extend(b.refs[i]);
     }
+    const Box3f root = root_acc.box();
     b.nodes.resize(2 * n - 1);
     auto run = [&] { b.build(0, 0, std::uint32_t(n), root, 0); };
     if (options.threads > 0) {
@@ -398,7 +428,10 @@ Bvh8 build_bvh8(std::span<const Box3f> boxes, const BuildOptions& options) {
     }
     out.nodes.reserve(n / 4 + 1);
     out.prims.reserve(n + n / 2);
-    Collapser c{b.nodes, b.prims, out};
+    std::vector<std::uint32_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = ref_id(b.refs[i]);
+    b.refs = {};
+    Collapser c{b.nodes, order, out};
     c.emit(0, 1);
     out.nodes.shrink_to_fit();
     out.prims.shrink_to_fit();
