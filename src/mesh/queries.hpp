@@ -140,11 +140,12 @@ PROX_FORCE_INLINE RayTriangleHit<T> slot_watertight(const FlatIndex<T>& x, const
   return ray_triangle_watertight(wr, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
 }
 
-template <class T>
-PROX_FORCE_INLINE MeshRayHit<T> first_hit_query(const FlatIndex<T>& x, const Ray<T>& ray,
-                                                bool simd) {
-  MeshRayHit<T> best;
-  if (!ray_is_valid(ray)) return best;
+/// Traces a valid ray over the index: calls on_slot(s, hit) for every slot
+/// the watertight test hits, in traversal order (the node test's t_max is
+/// `test`, which on_slot may shrink); stops when on_slot returns true.
+template <class T, class OnHit>
+PROX_FORCE_INLINE void trace_watertight(const FlatIndex<T>& x, const Ray<T>& ray, bool simd,
+                                        OnHit&& on_hit) {
   const WatertightRay<T> wr(ray);
   const bvh::RayQuery q(ray);
   bvh::RayTest test(q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max));
@@ -159,11 +160,21 @@ PROX_FORCE_INLINE MeshRayHit<T> first_hit_query(const FlatIndex<T>& x, const Ray
       [&](std::uint32_t b, std::uint32_t n) {
         return ray_leaf_candidates(x, filter, simd, b, n, [&](std::uint32_t s) {
           const RayTriangleHit<T> h = slot_watertight(x, wr, s);
-          if (h.hit && offer_hit(best, h, x.prims[s])) test.shrink(bvh::float_up(h.t));
-          return false;
+          return h.hit && on_hit(s, h, test);
         });
       },
       PrefetchPacks<T>{x.packs.data()});
+}
+
+template <class T>
+PROX_FORCE_INLINE MeshRayHit<T> first_hit_query(const FlatIndex<T>& x, const Ray<T>& ray,
+                                                bool simd) {
+  MeshRayHit<T> best;
+  if (!ray_is_valid(ray)) return best;
+  trace_watertight(x, ray, simd, [&](std::uint32_t s, const RayTriangleHit<T>& h, auto& test) {
+    if (offer_hit(best, h, x.prims[s])) test.shrink(bvh::float_up(h.t));
+    return false;
+  });
   return best;
 }
 
@@ -171,23 +182,9 @@ template <class T>
 PROX_FORCE_INLINE bool any_hit_query(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {
   if (!ray_is_valid(ray)) return false;
   bool found = false;
-  const WatertightRay<T> wr(ray);
-  const bvh::RayQuery q(ray);
-  bvh::RayTest test(q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max));
-#ifdef PROX_SIMD_SSE2
-  const RayLeafSimd sse(wr);
-  const void* filter = &sse;
-#else
-  const void* filter = nullptr;
-#endif
-  bvh::traverse(
-      x.nodes, test,
-      [&](std::uint32_t b, std::uint32_t n) {
-        return ray_leaf_candidates(x, filter, simd, b, n, [&](std::uint32_t s) {
-          return found = slot_watertight(x, wr, s).hit;
-        });
-      },
-      PrefetchPacks<T>{x.packs.data()});
+  trace_watertight(x, ray, simd, [&](std::uint32_t, const RayTriangleHit<T>&, auto&) {
+    return found = true;
+  });
   return found;
 }
 
