@@ -31,9 +31,16 @@ TriangleMesh<T> mesh_of(const io::MeshData& d) {
   return TriangleMesh<T>(std::move(v), d.triangles);
 }
 
+// (memcmp is never given an empty vector's data(), which may be null.)
+template <class U>
+bool same_bytes(std::span<const U> a, std::span<const U> b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(U)) == 0);
+}
+
 template <class U>
 bool same_bytes(const std::vector<U>& a, const std::vector<U>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(U)) == 0;
+  return same_bytes(std::span<const U>(a), std::span<const U>(b));
 }
 
 template <class U>
@@ -161,9 +168,7 @@ void expect_per_query(const MeshIndex<T>& index, const Queries<T>& q, const Outp
     ASSERT_EQ(o.any[i], index.any_hit(r) ? 1 : 0) << i;
     ASSERT_EQ(o.counts[i], index.count_hits(r)) << i;
     const std::vector<MeshRayHit<T>> hits = index.all_hits(r);
-    ASSERT_EQ(o.all[i].size(), hits.size()) << i;
-    ASSERT_EQ(std::memcmp(o.all[i].data(), hits.data(), hits.size() * sizeof(MeshRayHit<T>)), 0)
-        << i;
+    ASSERT_TRUE(same_bytes(o.all[i], std::span<const MeshRayHit<T>>(hits))) << i;
     ASSERT_EQ(o.overlaps[i], index.sphere_overlaps(p, q.radii[i]) ? 1 : 0) << i;
     ASSERT_EQ(o.overlaps_one_radius[i], index.sphere_overlaps(p, q.radii[5]) ? 1 : 0) << i;
     const std::vector<std::uint32_t> tris = index.sphere_triangles(p, q.radii[i]);
