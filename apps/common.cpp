@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
-#include "prox/io/read_mesh.hpp"
 
 namespace prox::cli {
 
@@ -45,40 +44,33 @@ void add_threads_option(CLI::App& app, int& threads) {
       ->capture_default_str();
 }
 
+namespace {
+
+io::LoadOptions load_options(int threads, bool keep_data) {
+  io::LoadOptions options;
+  options.build.threads = threads;
+  options.keep_data = keep_data;
+  return options;
+}
+
+}  // namespace
+
 std::unique_ptr<MeshIndex<double>> build_index(const io::MeshData& data, const std::string& name,
                                                int threads) {
-  std::vector<Vec3d> vertices = data.vertices;
-  std::vector<std::array<std::uint32_t, 3>> triangles = data.triangles;
-  try {
-    TriangleMesh<double> mesh(std::move(vertices), std::move(triangles));
-    BuildOptions options;
-    options.threads = threads;
-    return std::make_unique<MeshIndex<double>>(std::move(mesh), options);
-  } catch (const MeshError& e) {
-    throw io::ReadError(name + ": " + e.what());
-  }
+  return io::build_index<double>(data, name, load_options(threads, false));
 }
 
 LoadedMesh load_mesh(const std::string& path, int threads, bool keep_data) {
-  LoadedMesh m;
   // Big files take a second or more to read and index: say so on stderr.
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(path, ec);
   const bool big = !ec && bytes > (std::uintmax_t(32) << 20);
   if (big) std::cerr << "prox: reading " << path << " (" << human_bytes(bytes) << ")\n";
-  Timer read;
-  io::MeshData data = io::read_mesh(path);
-  m.read_ms = read.ms();
-  m.vertices = data.vertices.size();
-  m.triangles = data.triangles.size();
-  Timer build;
-  m.index = build_index(data, path, threads);
-  m.build_ms = build.ms();
+  LoadedMesh m = io::load_index<double>(path, load_options(threads, keep_data));
   if (big) {
     std::cerr << fmt::format("prox: read {} triangles in {:.2f} s, built the index in {:.2f} s\n",
                              with_commas(m.triangles), m.read_ms / 1000, m.build_ms / 1000);
   }
-  if (keep_data) m.data = std::move(data);
   return m;
 }
 

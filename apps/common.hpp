@@ -1,5 +1,5 @@
 // apps/common.hpp — what several `prox` commands share: loading a mesh and
-// building its index, --threads, progress on stderr, output files that appear
+// building its index (io::load_index, with progress), --threads, progress on stderr, output files that appear
 // whole or not at all, and small parsers/formatters for options and reports.
 #pragma once
 
@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "prox/io/atomic_file.hpp"
+#include "prox/io/load_index.hpp"
 #include "prox/io/mesh_data.hpp"
 #include "prox/mesh/mesh_index.hpp"
 
@@ -57,19 +58,12 @@ void in_blocks(std::size_t n, const std::string& label,
 /// Adds --threads N (0 = all cores) to a command.
 void add_threads_option(CLI::App& app, int& threads);
 
-/// A mesh file read and indexed.
-struct LoadedMesh {
-  io::MeshData data;  ///< kept only when asked (prox info)
-  std::unique_ptr<MeshIndex<double>> index;
-  std::size_t vertices = 0;
-  std::size_t triangles = 0;
-  double read_ms = 0;
-  double build_ms = 0;
-};
+/// A mesh file read and indexed (the library's io::load_index result).
+using LoadedMesh = io::LoadedIndex<double>;
 
-/// Reads `path` (any format prox reads) and builds its index on `threads` threads.
+/// io::load_index on `threads` threads, saying on stderr when a big file takes a while.
 LoadedMesh load_mesh(const std::string& path, int threads, bool keep_data = false);
-/// Builds an index over mesh data (errors name `name`).
+/// io::build_index on `threads` threads (errors name `name`).
 std::unique_ptr<MeshIndex<double>> build_index(const io::MeshData& data, const std::string& name,
                                                int threads);
 

@@ -1,34 +1,70 @@
-// apps/commands/bench.cpp — `prox bench`: the peer benchmark (bench/engine), when it was built.
+// apps/commands/bench.cpp — `prox bench ARGS...`: runs the prox-bench program
+// (bench/engine) with the same arguments, in place of this process, so its
+// output and exit status are prox bench's. The benchmark is not linked into
+// the prox command: it pulls in Embree and CGAL, which the command never needs.
+//
+// Where prox-bench is looked for: beside the running prox (an installed
+// layout, bin/prox and bin/prox-bench), then where this build tree built it
+// (PROX_BENCH_PATH, set at configure time when bench/engine is configured).
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "command.hpp"
 
-#if PROX_HAVE_BENCH
-#include "bench_api.hpp"
-#include "bench_cli.hpp"
-#endif
-
 namespace prox::cli {
 
-Runner setup_bench(CLI::App& app) {
-#if PROX_HAVE_BENCH
-  auto o = std::make_shared<bench::Options>();
-  bench::add_cli_options(app, *o);
-  app.footer("Example: prox bench --quick    (--threads takes the thread counts to measure, e.g. 1,2)");
-  return [o]() {
-    if (o->quick) bench::apply_quick(*o);
-    return bench::run(*o);
-  };
-#else
-  // Accept the benchmark's options, so scripts that pass them get the clear message below.
-  app.add_option("--threads", "thread counts to measure, e.g. 1,2 (benchmark not built)");
-  app.allow_extras();
-  return []() {
-    std::cerr << "prox bench: the benchmark was not built (configure with -DPROX_BUILD_BENCH=ON)\n";
-    return 1;
-  };
+namespace {
+
+std::vector<std::string> bench_candidates() {
+  std::vector<std::string> paths;
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) paths.push_back((self.parent_path() / "prox-bench").string());
+#ifdef PROX_BENCH_PATH
+  paths.push_back(PROX_BENCH_PATH);
 #endif
+  return paths;
+}
+
+// Replaces this process with prox-bench; returns only when none could be started.
+int exec_bench(const std::vector<std::string>& args) {
+  const std::vector<std::string> candidates = bench_candidates();
+  for (const std::string& path : candidates) {
+    if (::access(path.c_str(), X_OK) != 0) continue;
+    // argv[0] "prox bench": prox-bench names itself so in its usage line and errors.
+    std::string name = "prox bench";
+    std::vector<char*> argv;
+    argv.push_back(name.data());
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::cout.flush();
+    ::execv(path.c_str(), argv.data());
+    std::cerr << "prox bench: cannot run " << path << ": " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  std::string looked;
+  for (const std::string& p : candidates) looked += (looked.empty() ? "" : ", ") + p;
+  std::cerr << "prox bench: the benchmark program prox-bench was not built or not found (looked "
+            << "for " << looked << "; configure with -DPROX_BUILD_BENCH=ON)\n";
+  return 1;
+}
+
+}  // namespace
+
+Runner setup_bench(CLI::App& app) {
+  // Every argument, --help included, is prox-bench's: this command parses nothing.
+  app.set_help_flag();
+  app.allow_extras();
+  app.prefix_command();
+  app.footer("Runs prox-bench with the same arguments; 'prox bench --help' shows its options.");
+  return [&app]() { return exec_bench(app.remaining()); };
 }
 
 }  // namespace prox::cli

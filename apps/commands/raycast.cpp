@@ -19,20 +19,15 @@
 namespace prox::cli {
 namespace {
 
+// u, v, w of the table are MeshRayHit::bary(), the weights of corners 0, 1, 2 (NaN on a miss).
 void hit_fields(io::CsvWriter& csv, const MeshRayHit<double>& h) {
-  csv.field(h.t).field(h.triangle);
-  if (h.found()) {
-    csv.field(1.0 - h.u - h.v).field(h.u).field(h.v);
-  } else {
-    const double nan = ScalarTraits<double>::quiet_nan();
-    csv.field(nan).field(nan).field(nan);
-  }
+  const Vec3d b = h.bary();
+  csv.field(h.t).field(h.triangle).field(b[0]).field(b[1]).field(b[2]);
 }
 
 void hit_values(std::vector<double>& a, const MeshRayHit<double>& h) {
-  const double nan = ScalarTraits<double>::quiet_nan();
-  a.insert(a.end(), {h.t, static_cast<double>(h.triangle), h.found() ? 1.0 - h.u - h.v : nan,
-                     h.found() ? h.u : nan, h.found() ? h.v : nan});
+  const Vec3d b = h.bary();
+  a.insert(a.end(), {h.t, static_cast<double>(h.triangle), b[0], b[1], b[2]});
 }
 
 struct RaycastOptions {
@@ -74,34 +69,34 @@ void write_any_or_count(Output& out, bool npy, const MeshIndex<double>& index,
 void write_all_hits(Output& out, bool npy, const MeshIndex<double>& index,
                     const std::vector<Ray<double>>& rays, const BatchOptions& batch) {
   const std::size_t n = rays.size();
-  std::vector<std::vector<MeshRayHit<double>>> hits(n);
+  // One batch per block (for progress); hits[k] holds rays [k * block, ...).
+  std::vector<BatchLists<MeshRayHit<double>>> hits;
   in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
-    // all_hits has no batch form: run it on the same pool, one ray per slot.
-    detail::batch_for(e - b, batch, [&](std::size_t lo, std::size_t hi) {
-      for (std::size_t i = lo; i < hi; ++i) hits[b + i] = index.all_hits(rays[b + i]);
-    });
+    hits.push_back(all_hits(index, RaySpan(rays).subspan(b, e - b), batch));
   });
+  auto each_hit = [&](const auto& fn) {
+    std::size_t ray = 0;
+    for (const auto& block : hits)
+      for (std::size_t i = 0; i < block.size(); ++i, ++ray)
+        for (const MeshRayHit<double>& h : block[i]) fn(ray, h);
+  };
   if (npy) {
     std::vector<double> a;
     std::size_t rows = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      for (const MeshRayHit<double>& h : hits[i]) {
-        a.push_back(static_cast<double>(i));
-        hit_values(a, h);
-        ++rows;
-      }
-    }
+    each_hit([&](std::size_t ray, const MeshRayHit<double>& h) {
+      a.push_back(static_cast<double>(ray));
+      hit_values(a, h);
+      ++rows;
+    });
     io::write_npy(out.stream(), a.data(), {rows, 6});
     return;
   }
   io::CsvWriter csv(out.stream(), {"ray", "t", "triangle", "u", "v", "w"});
-  for (std::size_t i = 0; i < n; ++i) {
-    for (const MeshRayHit<double>& h : hits[i]) {
-      csv.field(i);
-      hit_fields(csv, h);
-      csv.end_row();
-    }
-  }
+  each_hit([&](std::size_t ray, const MeshRayHit<double>& h) {
+    csv.field(ray);
+    hit_fields(csv, h);
+    csv.end_row();
+  });
   csv.flush();
 }
 

@@ -4,7 +4,7 @@
 // beside Embree 3 and CGAL's AABB_tree in one process, and prints one table:
 // build ms, bytes per triangle, queries/s at each thread count (median of
 // `runs`), prox/peer ratios, checksums, and each peer's agreement with prox's
-// brute-force twin on a subsample. `prox-bench` and `prox bench` both call it.
+// brute-force twin on a subsample. `prox-bench` calls it (`prox bench` runs `prox-bench`).
 #pragma once
 
 #include <cstdint>

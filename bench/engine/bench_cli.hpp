@@ -1,5 +1,5 @@
-// bench/engine/bench_cli.hpp — the benchmark's command-line options, shared by
-// `prox-bench` and `prox bench` so both accept the same flags.
+// bench/engine/bench_cli.hpp — the benchmark's command-line options (prox-bench's;
+// `prox bench` runs prox-bench with its arguments, so both accept the same flags).
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -5,7 +5,9 @@
 // triangle's corners 0, 1, 2 and the feature (vertex, edge, face) — exactly
 // what prox::closest_point_triangle returns for that triangle.
 // MeshRayHit: ray parameter t (units of the caller's direction), triangle,
-// u, v = weights of corners 1 and 2, and the side that was hit.
+// u, v = weights of corners 1 and 2, and the side that was hit; bary() gives
+// all three weights (1-u-v, u, v) in MeshClosestPoint::bary's convention, so
+// every front end reports the same numbers for "barycentric coordinates".
 // A miss (nothing in range, empty mesh, non-finite query) has triangle -1,
 // sq_distance NaN, t = +inf.
 #pragma once
@@ -41,6 +43,11 @@ struct MeshRayHit {
   std::uint8_t reserved[3] = {};      ///< zero; spells out the padding (memcmp-able outputs)
   /// True when the ray hit a triangle.
   bool found() const { return triangle >= 0; }
+  /// Weights of corners 0, 1, 2 (1-u-v, u, v), as MeshClosestPoint::bary; NaN on a miss.
+  Vec3<T> bary() const {
+    if (!found()) return Vec3<T>::splat(ScalarTraits<T>::quiet_nan());
+    return Vec3<T>{T(1) - u - v, u, v};
+  }
 };
 static_assert(sizeof(MeshRayHit<float>) == 20 && sizeof(MeshRayHit<double>) == 32,
               "MeshRayHit has no hidden padding");
