@@ -165,9 +165,9 @@ const std::vector<typename MeshIndex<T>::Dipole>& MeshIndex<T>::dipoles() const 
 
 template <class T>
 std::vector<typename MeshIndex<T>::Dipole> MeshIndex<T>::compute_dipoles() const {
-  const FlatIndex<T> x = layout();
+  const FlatIndex<T> flat = layout();
   auto corner = [&](std::uint32_t s, int k) {
-    return x.pack_of(s).corner(FlatIndex<T>::lane_of(s), k).template cast<double>();
+    return flat.pack_of(s).corner(FlatIndex<T>::lane_of(s), k).template cast<double>();
   };
   std::vector<Dipole> dipoles_(bvh_.nodes.size() * bvh::kWidth, Dipole{});
   for (std::size_t i = bvh_.nodes.size(); i-- > 0;) {  // children after parents

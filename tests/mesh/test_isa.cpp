@@ -121,11 +121,13 @@ TEST(Isa, BestPathIsTheDefaultAndUnavailableThrows) {
   EXPECT_TRUE(std::find(paths.begin(), paths.end(), Isa::sse2) != paths.end());
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
       __builtin_cpu_supports("bmi2") && std::string(isa_description()).find("native") ==
-                                            std::string::npos)
+                                            std::string::npos) {
     EXPECT_TRUE(std::find(paths.begin(), paths.end(), Isa::avx2) != paths.end());
+  }
 #endif
-  if (std::find(paths.begin(), paths.end(), Isa::avx512) == paths.end())
+  if (std::find(paths.begin(), paths.end(), Isa::avx512) == paths.end()) {
     EXPECT_THROW(set_isa(Isa::avx512), std::invalid_argument);
+  }
 #if defined(__x86_64__)
   EXPECT_THROW(set_isa(Isa::scalar), std::invalid_argument);  // x86-64 always has SSE2
 #endif

@@ -12,15 +12,8 @@ int main() {
     const float x = static_cast<float>(i);
     boxes.push_back(prox::Box3<float>{{x, 0, 0}, {x + 1, 1, 1}});
   }
-  // The hierarchy is becoming 8-wide (prox/bvh/bvh8.hpp replaces bvh4.hpp);
-  // build whichever this tree installs, so the test holds across that change.
-#if __has_include(<prox/bvh/bvh8.hpp>)
   const auto bvh = prox::bvh::build_bvh8(boxes);
   const std::string problem = prox::bvh::validate_bvh8(bvh, boxes.size());
-#else
-  const auto bvh = prox::bvh::build_bvh4(boxes);
-  const std::string problem = prox::bvh::validate_bvh4(bvh, boxes.size());
-#endif
   std::vector<int> seen(boxes.size(), 0);
   for (const std::uint32_t id : bvh.prims)
     if (id < seen.size()) ++seen[id];
