@@ -80,7 +80,8 @@ void Report::header(const std::vector<std::unique_ptr<Peer>>& peers,
   out_ << "compiler: " << compiler << __VERSION__
        << "; flags: " << PROX_BENCH_CXX_FLAGS << "; -march=native: "
        << (PROX_BENCH_NATIVE ? "yes (PROX_NATIVE=ON)" : "no (PROX_NATIVE=OFF)")
-       << "; ISA of this build: " << isa_of_this_build() << "\n";
+       << "; baseline compile flags target: " << isa_of_this_build()
+       << " (prox's hot queries also carry AVX2 and AVX-512 paths; the prox row says which ran)\n";
   out_ << "machine: " << cpu_name() << ", " << std::thread::hardware_concurrency()
        << " hardware threads\n";
   out_ << "queries per workload: " << options_.queries << " (ray-primary "
