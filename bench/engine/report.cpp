@@ -4,7 +4,7 @@
 // block and one block per workload, each with a "prox x" column: how many
 // times faster the first prox row is than that row (>1: prox faster; for build
 // time that is peer ms / prox ms, for queries prox q/s / peer q/s). Last, the
-// issue's targets against Embree at 1 thread, met or not.
+// issue's targets against Embree (queries at 1 thread, build at 2), met or not.
 #include "report.hpp"
 
 #include <algorithm>
@@ -172,15 +172,30 @@ void Report::print_workload(const std::string& mesh, const std::string& workload
   out_.flush();
 }
 
+namespace {
+
+// Issue 8's goals, prox speed / Embree speed at 1 thread.
+double target_ratio(const std::string& workload) {
+  if (is_ray_workload(workload)) return 1.2;
+  return workload == "cp-near" ? 2.5 : 3.0;
+}
+
+}  // namespace
+
 void Report::print_targets() {
   out_ << "\n== targets: 1 thread, prox vs embree (x = prox speed / embree speed) ==\n";
   const std::size_t t1 = static_cast<std::size_t>(
       std::find(options_.threads.begin(), options_.threads.end(), 1) - options_.threads.begin());
+  // The build goal is at 2 threads; with no 2-thread column, 1 thread is shown.
+  const std::size_t t2 = static_cast<std::size_t>(
+      std::find(options_.threads.begin(), options_.threads.end(), 2) - options_.threads.begin());
+  const std::size_t tb = t2 < options_.threads.size() ? t2 : t1;
   std::string head = format("%-12s", "mesh");
   for (const std::string& w : options_.workloads) {
-    head += format(" %-20s", (w + (is_ray_workload(w) ? " (>=1x)" : " (>=3x)")).c_str());
+    head += format(" %-20s", format("%s (>=%.1fx)", w.c_str(), target_ratio(w)).c_str());
   }
-  out_ << head << " build (prox ms <= embree ms)\n";
+  out_ << head << " build at " << (tb == t2 ? "2 threads" : "1 thread")
+       << " (prox ms <= embree ms)\n";
   for (const std::string& mesh : options_.meshes) {
     std::string line = format("  %-10s", mesh.c_str());
     auto find_row = [&](const std::string& w, bool prox) -> const Row* {
@@ -199,7 +214,7 @@ void Report::print_targets() {
         continue;
       }
       const double x = p->qps[t1] / e->qps[t1];
-      const double goal = is_ray_workload(w) ? 1.0 : 3.0;
+      const double goal = target_ratio(w);
       line += format(" %-20s", format("%.2fx %s", x, x >= goal ? "met" : "MISSED").c_str());
     }
     const BuildRow* pb = nullptr;
@@ -209,9 +224,9 @@ void Report::print_targets() {
       if (!pb && b.peer.rfind("prox", 0) == 0) pb = &b;
       if (b.peer == "embree") eb = &b;
     }
-    if (pb && eb && t1 < options_.threads.size()) {
-      line += format(" %.1f vs %.1f ms %s", pb->ms[t1], eb->ms[t1],
-                     pb->ms[t1] <= eb->ms[t1] ? "met" : "MISSED");
+    if (pb && eb && tb < options_.threads.size()) {
+      line += format(" %.1f vs %.1f ms %s", pb->ms[tb], eb->ms[tb],
+                     pb->ms[tb] <= eb->ms[tb] ? "met" : "MISSED");
     } else {
       line += " n/a";
     }
