@@ -32,7 +32,7 @@ static_assert(kDepthLimit + 32 < kMaxTreeDepth, "median splits after kDepthLimit
 constexpr std::size_t kParallelThreshold = 4096;
 constexpr int kMaxBins = 64;
 // SAH: a node visit costs about 6 triangle tests now that leaf triangles are
-// tested 4 at a time (SSE filters in src/mesh/*_leaf_sse.hpp). Measured with
+// tested 4 at a time (SSE filters in src/mesh/leaf_*_simd.hpp). Measured with
 // prox-bench on bunny and armadillo, 1 thread: 6 beats 3 by 5-15% on rays and
 // cp-far and builds as fast; 1.5 loses 5-10%; 10 is the same as 6.
 constexpr float kTraversalCost = 6;

@@ -29,6 +29,10 @@ struct EngineTable {
 /// The table of the active path (prox/mesh/isa.hpp).
 const EngineTable& engine();
 
+/// Whether the SIMD leaf filters run (not forced off by set_scalar_leaves,
+/// prox/mesh/engine_hooks.hpp); the facade passes it to every entry point.
+bool simd_leaves();
+
 template <class T>
 MeshClosestPoint<T> engine_closest_point(const FlatIndex<T>& x, const Vec3<T>& p, T r, bool simd) {
   if constexpr (std::is_same_v<T, float>) return engine().closest_point_f(x, p, r, simd);

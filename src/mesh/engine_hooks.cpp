@@ -1,6 +1,7 @@
 // src/mesh/engine_hooks.cpp — the switch of prox/mesh/engine_hooks.hpp: a
 // relaxed atomic (queries read it once each), initialised from the environment.
 #include "prox/mesh/engine_hooks.hpp"
+#include "engine.hpp"  // detail::simd_leaves
 
 #include <atomic>
 #include <cstdlib>

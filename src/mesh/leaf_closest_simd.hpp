@@ -35,7 +35,6 @@
 
 namespace prox::detail {
 
-inline constexpr unsigned kMaxLeafTriangles = bvh::kMaxLeafSize;
 inline constexpr float kNearFactor = 8.0f;
 
 inline namespace PROX_ISA_NAMESPACE {
@@ -164,7 +163,7 @@ PROX_FORCE_INLINE void leaf_triangle_bounds(const bvh::PointQuery& q, const floa
 /// test lowers it). NaN bounds never pass.
 template <class Test>
 PROX_FORCE_INLINE void visit_by_bound(float* lb, unsigned n, const float& bound, Test&& test) {
-  unsigned idx[kMaxLeafTriangles];
+  unsigned idx[bvh::kMaxLeafSize];
   for (unsigned i = 0; i < n; ++i) idx[i] = i;
   unsigned left = n;
   while (left > 0) {

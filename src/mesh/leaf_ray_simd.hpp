@@ -26,9 +26,6 @@
 
 namespace prox::detail {
 
-/// Whether the SIMD leaf filters run (not forced off by set_scalar_leaves).
-bool simd_leaves();
-
 inline namespace PROX_ISA_NAMESPACE {
 
 #if defined(PROX_SIMD_SSE2)

@@ -22,7 +22,6 @@
 #include "prox/bvh/traverse.hpp"
 #include "prox/mesh/mesh_index.hpp"
 #include "engine.hpp"
-#include "leaf_ray_simd.hpp"  // simd_leaves
 #include "query_common.hpp"
 
 namespace prox {
@@ -99,10 +98,7 @@ void visit_sphere(const FlatIndex<T>& x, const Vec3<T>& center, T radius, OnHit&
   bvh::NearestTest<false> test{q, bvh::float_up(r2) * bvh::kGrow};
   bvh::traverse(x.nodes, test, [&](std::uint32_t b, std::uint32_t n) {
     for (std::uint32_t s = b; s < b + n; ++s) {
-      const LeafPack<T>& pk = x.pack_of(s);
-      const unsigned lane = FlatIndex<T>::lane_of(s);
-      if (closest_point_triangle(center, pk.corner(lane, 0), pk.corner(lane, 1),
-                                 pk.corner(lane, 2))
+      if (closest_point_triangle(center, x.corner(s, 0), x.corner(s, 1), x.corner(s, 2))
                   .sq_distance <= r2 &&
           on_hit(x.prims[s]))
         return true;
@@ -166,9 +162,7 @@ const std::vector<typename MeshIndex<T>::Dipole>& MeshIndex<T>::dipoles() const 
 template <class T>
 std::vector<typename MeshIndex<T>::Dipole> MeshIndex<T>::compute_dipoles() const {
   const FlatIndex<T> flat = layout();
-  auto corner = [&](std::uint32_t s, int k) {
-    return flat.pack_of(s).corner(FlatIndex<T>::lane_of(s), k).template cast<double>();
-  };
+  auto corner = [&](std::uint32_t s, int k) { return flat.corner(s, k).template cast<double>(); };
   std::vector<Dipole> dipoles_(bvh_.nodes.size() * bvh::kWidth, Dipole{});
   for (std::size_t i = bvh_.nodes.size(); i-- > 0;) {  // children after parents
     const bvh::Node8& node = bvh_.nodes[i];
@@ -278,9 +272,7 @@ T MeshIndex<T>::winding_number(const Vec3<T>& p) const {
   T near = T(0);  // exact solid angles of near leaves
   bvh::traverse(x.nodes, test, [&](std::uint32_t b, std::uint32_t n) {
     for (std::uint32_t s = b; s < b + n; ++s) {
-      const LeafPack<T>& pk = x.pack_of(s);
-      const unsigned lane = FlatIndex<T>::lane_of(s);
-      near += triangle_solid_angle(p, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
+      near += triangle_solid_angle(p, x.corner(s, 0), x.corner(s, 1), x.corner(s, 2));
     }
     return false;
   });

@@ -7,7 +7,6 @@
 // Box tests are conservative (prox/bvh/traverse.hpp), so the BVH never loses a
 // hit the kernel would report.
 #include "engine.hpp"
-#include "leaf_ray_simd.hpp"  // simd_leaves
 #include "prox/bvh/traverse.hpp"
 #include "prox/mesh/mesh_index.hpp"
 #include "prox/mesh/ray_crossing.hpp"
@@ -25,10 +24,8 @@ void visit_crossings(const FlatIndex<T>& x, const Ray<T>& ray, OnCrossing&& on_c
   bvh::RayTest test(q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max));
   bvh::traverse(x.nodes, test, [&](std::uint32_t b, std::uint32_t n) {
     for (std::uint32_t s = b; s < b + n; ++s) {
-      const LeafPack<T>& pk = x.pack_of(s);
-      const unsigned lane = FlatIndex<T>::lane_of(s);
-      const RayTriangleHit<T> h = ray_triangle_crossing(wr, pk.corner(lane, 0),
-                                                        pk.corner(lane, 1), pk.corner(lane, 2));
+      const RayTriangleHit<T> h =
+          ray_triangle_crossing(wr, x.corner(s, 0), x.corner(s, 1), x.corner(s, 2));
       if (h.hit) on_crossing(h, x.prims[s]);
     }
     return false;

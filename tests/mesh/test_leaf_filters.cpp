@@ -1,4 +1,4 @@
-// The SIMD leaf filters (src/mesh/ray_leaf_sse.hpp, src/mesh/closest_leaf_sse.hpp)
+// The SIMD leaf filters (src/mesh/leaf_ray_simd.hpp, src/mesh/leaf_closest_simd.hpp)
 // against the scalar path they stand in front of, and both against BruteForce:
 // results must be bit-identical whichever path runs (prox::set_scalar_leaves
 // forces the scalar one; PROX_SCALAR_LEAVES=1 does the same from outside).

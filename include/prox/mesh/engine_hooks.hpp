@@ -1,7 +1,7 @@
 // prox/mesh/engine_hooks.hpp — switches of the mesh engine's internals, for
 // tests and measurements (not for ordinary use).
 //
-// The SIMD leaf filters (src/mesh/ray_leaf_sse.hpp, ...) only skip triangles
+// The SIMD leaf filters (src/mesh/leaf_ray_simd.hpp, leaf_closest_simd.hpp) only skip triangles
 // the scalar kernel would reject, so results never depend on these switches;
 // the tests run both ways to check exactly that. The environment variable
 // PROX_SCALAR_LEAVES=1 sets the switch at start-up.

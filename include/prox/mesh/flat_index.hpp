@@ -54,6 +54,8 @@ struct FlatIndex {
   /// The pack holding slot s, and s's lane in it.
   const LeafPack<T>& pack_of(std::uint32_t s) const { return packs[s / bvh::kLeafAlign]; }
   static unsigned lane_of(std::uint32_t s) { return s % bvh::kLeafAlign; }
+  /// Corner k (0, 1, 2) of slot s's triangle.
+  Vec3<T> corner(std::uint32_t s, int k) const { return pack_of(s).corner(lane_of(s), k); }
 };
 
 }  // namespace prox
