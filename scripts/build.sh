@@ -12,5 +12,8 @@ case "$kind" in
                                   -DPROX_BUILD_BENCH=OFF) ;;
   *) echo "usage: scripts/build.sh [release|asan]" >&2; exit 2 ;;
 esac
+# ccache, when installed, makes a second tree's build (a git worktree) cost little;
+# CI does not install it and builds without it.
+command -v ccache >/dev/null && flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 cmake -S . -B "$dir" -G Ninja -DPROX_WERROR=$werror "${flags[@]}" >/dev/null
 cmake --build "$dir" -j "$jobs"
