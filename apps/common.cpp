@@ -3,7 +3,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <cstdlib>
 #include <iostream>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -11,20 +14,62 @@
 
 namespace prox::cli {
 
+namespace {
+bool stderr_is_terminal() {
+  static const bool tty = isatty(STDERR_FILENO) != 0;
+  return tty;
+}
+}  // namespace
+
 Progress::~Progress() {
-  if (shown_) std::cerr << "\r" << label_ << ": done" << std::string(30, ' ') << "\n";
+  // Clears the progress line; the command's summary line follows.
+  if (shown_) std::cerr << "\r" << std::string(label_.size() + 60, ' ') << "\r" << std::flush;
 }
 
 void Progress::update(std::size_t done) {
   const double now = timer_.ms();
-  if (now < 1000 || now - last_ms_ < 250) return;
+  if (!stderr_is_terminal() || now < 500 || now - last_ms_ < 250) return;
   last_ms_ = now;
   if (!shown_) std::cout.flush();  // keep stdout's report in order with this line
   shown_ = true;
-  const double pct = total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100;
-  std::cerr << fmt::format("\r{}: {:.0f}% ({} of {})   ", label_, pct, with_commas(done),
-                           with_commas(total_))
+  const double frac = total_ ? static_cast<double>(done) / static_cast<double>(total_) : 1.0;
+  std::string eta;
+  if (frac > 0 && frac < 1) eta = fmt::format(", {:.0f} s left", now * (1 - frac) / frac / 1000);
+  std::cerr << fmt::format("\r{}: {:.0f}% ({} of {}), {}{}   ", label_, 100 * frac,
+                           with_commas(done), with_commas(total_), rate(done, now), eta)
             << std::flush;
+}
+
+void summary(const std::string& label, const std::string& what) {
+  std::cout.flush();
+  std::cerr << label << ": " << what << "\n";
+}
+
+void add_precision_option(CLI::App& app, std::string& precision) {
+  app.add_option("--precision", precision,
+                 "float or double: the index's numbers (float: the mesh and the queries rounded "
+                 "to float, half the memory)")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            return s == "float" || s == "double" ? std::string()
+                                                 : "must be float or double, not '" + s + "'";
+          },
+          ""));
+}
+
+void add_positive_option(CLI::App& app, const std::string& name, double& value,
+                         const std::string& help) {
+  app.add_option(name, value, help)
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            char* end = nullptr;
+            const double x = std::strtod(s.c_str(), &end);
+            if (end == s.c_str() || *end != '\0' || !(x > 0))
+              return "must be a number above 0, not '" + s + "'";
+            return std::string();
+          },
+          ""));
 }
 
 void in_blocks(std::size_t n, const std::string& label,
@@ -40,7 +85,15 @@ void in_blocks(std::size_t n, const std::string& label,
 
 void add_threads_option(CLI::App& app, int& threads) {
   app.add_option("--threads", threads, "worker threads (0 = all cores)")
-      ->check(CLI::Range(0, 4096))
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            char* end = nullptr;
+            const long x = std::strtol(s.c_str(), &end, 10);
+            if (end == s.c_str() || *end != '\0' || x < 0 || x > 4096)
+              return "must be a whole number from 0 (all cores) to 4096, not '" + s + "'";
+            return std::string();
+          },
+          ""))
       ->capture_default_str();
 }
 
@@ -60,13 +113,14 @@ std::unique_ptr<MeshIndex<double>> build_index(const io::MeshData& data, const s
   return io::build_index<double>(data, name, load_options(threads, false));
 }
 
-LoadedMesh load_mesh(const std::string& path, int threads, bool keep_data) {
+template <class T>
+io::LoadedIndex<T> load_mesh_as(const std::string& path, int threads, bool keep_data) {
   // Big files take a second or more to read and index: say so on stderr.
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(path, ec);
   const bool big = !ec && bytes > (std::uintmax_t(32) << 20);
   if (big) std::cerr << "prox: reading " << path << " (" << human_bytes(bytes) << ")\n";
-  LoadedMesh m = io::load_index<double>(path, load_options(threads, keep_data));
+  io::LoadedIndex<T> m = io::load_index<T>(path, load_options(threads, keep_data));
   if (big) {
     std::cerr << fmt::format("prox: read {} triangles in {:.2f} s, built the index in {:.2f} s\n",
                              with_commas(m.triangles), m.read_ms / 1000, m.build_ms / 1000);
@@ -74,18 +128,39 @@ LoadedMesh load_mesh(const std::string& path, int threads, bool keep_data) {
   return m;
 }
 
-Output::Output(const std::string& path) {
-  if (!path.empty() && path != "-") file_ = std::make_unique<io::AtomicFile>(path);
+template io::LoadedIndex<float> load_mesh_as<float>(const std::string&, int, bool);
+template io::LoadedIndex<double> load_mesh_as<double>(const std::string&, int, bool);
+
+LoadedMesh load_mesh(const std::string& path, int threads, bool keep_data) {
+  return load_mesh_as<double>(path, threads, keep_data);
+}
+
+Output::Output(const std::string& path) : path_(path) {
+  if (path.empty() || path == "-") return;
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st) &&
+      !std::filesystem::is_directory(st)) {
+    // /dev/null, a FIFO, a terminal: no temporary to rename over it.
+    direct_ = std::make_unique<std::ofstream>(path, std::ios::out | std::ios::binary);
+    if (!*direct_) throw std::runtime_error("cannot write '" + path + "'");
+    return;
+  }
+  file_ = std::make_unique<io::AtomicFile>(path);
 }
 
 std::ostream& Output::stream() {
   if (file_) return file_->stream();
+  if (direct_) return *direct_;
   return std::cout;
 }
 
 void Output::commit() {
   if (file_) {
     file_->commit();
+  } else if (direct_) {
+    direct_->flush();
+    if (!*direct_) throw std::runtime_error("cannot write '" + path_ + "'");
   } else {
     std::cout.flush();
     if (!std::cout) throw std::runtime_error("cannot write to standard output");

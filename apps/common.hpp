@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -33,7 +34,6 @@ class Timer {
   std::chrono::steady_clock::time_point start_;
 };
 
-/// "label: 45% (450,000 of 1,000,000)" on stderr, only once the work has run a second.
 class Progress {
  public:
   Progress(std::string label, std::size_t total) : label_(std::move(label)), total_(total) {}
@@ -50,7 +50,9 @@ class Progress {
   bool shown_ = false;
 };
 
-/// Runs body(begin, end) over [0, n) in blocks, showing progress after a second.
+/// "label: 45% (450,000 of 1,000,000), 1.2 M/s, 3 s left" on stderr, only when
+/// stderr is a terminal (log files get no \r lines) and the work has run half
+/// a second; updated four times a second.
 /// Each block is one batch call, so results are those of a single call.
 void in_blocks(std::size_t n, const std::string& label,
                const std::function<void(std::size_t, std::size_t)>& body);
@@ -61,13 +63,29 @@ void add_threads_option(CLI::App& app, int& threads);
 /// A mesh file read and indexed (the library's io::load_index result).
 using LoadedMesh = io::LoadedIndex<double>;
 
+/// load_mesh in the precision T (float: the mesh rounded to float, half the memory).
+template <class T>
+io::LoadedIndex<T> load_mesh_as(const std::string& path, int threads, bool keep_data = false);
+extern template io::LoadedIndex<float> load_mesh_as<float>(const std::string&, int, bool);
+extern template io::LoadedIndex<double> load_mesh_as<double>(const std::string&, int, bool);
+
+/// Adds --precision float|double (default double): the index's scalar type.
+void add_precision_option(CLI::App& app, std::string& precision);
+/// Adds a positive number option, with prox's own message for a bad value.
+void add_positive_option(CLI::App& app, const std::string& name, double& value,
+                         const std::string& help);
+/// The final line of a command on stderr: "label: what" (always, terminal or not).
+void summary(const std::string& label, const std::string& what);
+
 /// io::load_index on `threads` threads, saying on stderr when a big file takes a while.
 LoadedMesh load_mesh(const std::string& path, int threads, bool keep_data = false);
 /// io::build_index on `threads` threads (errors name `name`).
 std::unique_ptr<MeshIndex<double>> build_index(const io::MeshData& data, const std::string& name,
                                                int threads);
 
-/// Standard output, or a file (by path) that appears only on commit().
+/// Standard output ("" or "-"), a file (by path) that appears only on commit(),
+/// or, for a path that exists and is not a regular file (/dev/null, a FIFO),
+/// that path written directly.
 class Output {
  public:
   /// "" or "-": standard output.
@@ -75,10 +93,12 @@ class Output {
   std::ostream& stream();
   /// Flushes; for a file, renames the temporary over the target.
   void commit();
-  bool is_file() const { return file_ != nullptr; }
+  bool is_file() const { return file_ != nullptr || direct_ != nullptr; }
 
  private:
   std::unique_ptr<io::AtomicFile> file_;
+  std::unique_ptr<std::ofstream> direct_;
+  std::string path_;
 };
 
 /// ".csv", ".npy", ".png"... in lower case ("" when none).

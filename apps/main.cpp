@@ -20,6 +20,8 @@ const Command commands[] = {
      prox::cli::setup_closest},
     {"raycast", "first hit, any hit, all hits or hit count for each ray of a file",
      prox::cli::setup_raycast},
+    {"sphere", "which triangles each sphere of a file touches (sphere vs mesh overlap)",
+     prox::cli::setup_sphere},
     {"render", "ray-cast picture of a mesh: depth, normal, triangle id or distance slice",
      prox::cli::setup_render},
     {"field2d", "distance-field picture of a 2D scene", prox::cli::setup_field2d},

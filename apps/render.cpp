@@ -116,6 +116,97 @@ Camera make_camera(const Box3<double>& bounds, const Vec3d& view, int width, int
   return c;
 }
 
+Vec3d parse_point(const std::string& text, const std::string& option) {
+  Vec3d v{0, 0, 0};
+  std::size_t pos = 0;
+  for (int a = 0; a < 3; ++a) {
+    const std::size_t comma = text.find(',', pos);
+    if ((a < 2) != (comma != std::string::npos))
+      throw UsageError(option + " must be three numbers X,Y,Z, not '" + text + "'");
+    const std::string part = text.substr(pos, a < 2 ? comma - pos : std::string::npos);
+    try {
+      std::size_t used = 0;
+      v[a] = std::stod(part, &used);
+      if (used != part.size()) throw std::invalid_argument("junk");
+    } catch (const std::exception&) {
+      throw UsageError(option + ": bad number '" + part + "' in '" + text + "'");
+    }
+    pos = comma + 1;
+  }
+  if (!all_finite(v)) throw UsageError(option + " must be finite, not '" + text + "'");
+  return v;
+}
+
+Camera look_at_camera(const Vec3d& eye, const Vec3d& target, const Vec3d& up_hint, int width,
+                      int height, double vfov_degrees) {
+  if (!(vfov_degrees > 0 && vfov_degrees < 180))
+    throw UsageError("--fov must be between 0 and 180 degrees (exclusive)");
+  const Vec3d view = target - eye;
+  const double dist = std::sqrt(squared_norm(view));
+  if (!(dist > 0) || !std::isfinite(dist)) throw UsageError("--eye and --target must differ");
+  Camera c;
+  c.width = width;
+  c.height = height;
+  c.eye = eye;
+  c.focus = dist;
+  c.forward = view / dist;
+  const Vec3d r = cross(c.forward, up_hint);
+  const double rl = std::sqrt(squared_norm(r));
+  if (!(rl > 1e-12 * std::sqrt(squared_norm(up_hint))) || !(rl > 0))
+    throw UsageError("--up must not be parallel to the view direction (or zero)");
+  const Vec3d right = r / rl;
+  const Vec3d up = cross(right, c.forward);
+  const double tan_half = std::tan(vfov_degrees * std::numbers::pi / 360.0);
+  const double aspect = static_cast<double>(width) / height;
+  c.right = right * (tan_half * aspect);
+  c.up = up * tan_half;
+  return c;
+}
+
+RenderBuffers cast_camera(const MeshIndex<double>& index, const Camera& camera, int threads) {
+  RenderBuffers b;
+  b.width = camera.width;
+  b.height = camera.height;
+  const std::size_t n = static_cast<std::size_t>(camera.width) * static_cast<std::size_t>(camera.height);
+  std::vector<Ray<double>> rays(n);
+  for (int y = 0; y < camera.height; ++y)
+    for (int x = 0; x < camera.width; ++x)
+      rays[static_cast<std::size_t>(y) * static_cast<std::size_t>(camera.width) +
+           static_cast<std::size_t>(x)] = camera.ray(x, y);
+  std::vector<MeshRayHit<double>> hits(n);
+  BatchOptions batch;
+  batch.threads = threads;
+  first_hits(index, std::span<const Ray<double>>(rays), std::span<MeshRayHit<double>>(hits), batch);
+  b.depth.resize(n);
+  b.ids.resize(n);
+  b.normals.assign(3 * n, std::nan(""));
+  const TriangleMesh<double>& mesh = index.mesh();
+  for (std::size_t i = 0; i < n; ++i) {
+    b.depth[i] = hits[i].t;
+    b.ids[i] = hits[i].triangle;
+    if (!hits[i].found()) continue;
+    const auto tri = static_cast<std::size_t>(hits[i].triangle);
+    const Vec3d a = mesh.corner(tri, 0);
+    const Vec3d g = cross(mesh.corner(tri, 1) - a, mesh.corner(tri, 2) - a);
+    const double len = std::sqrt(squared_norm(g));
+    if (len > 0 && std::isfinite(len))
+      for (int k = 0; k < 3; ++k) b.normals[3 * i + std::size_t(k)] = g[k] / len;
+  }
+  return b;
+}
+
+std::vector<double> camera_rays(const Camera& camera) {
+  std::vector<double> out;
+  out.reserve(static_cast<std::size_t>(camera.width) * static_cast<std::size_t>(camera.height) * 6);
+  for (int y = 0; y < camera.height; ++y)
+    for (int x = 0; x < camera.width; ++x) {
+      const Ray<double> r = camera.ray(x, y);
+      out.insert(out.end(), {r.origin[0], r.origin[1], r.origin[2], r.direction[0],
+                             r.direction[1], r.direction[2]});
+    }
+  return out;
+}
+
 Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMode mode,
                   int threads, RenderStats* stats) {
   Timer timer;
@@ -145,14 +236,23 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMo
     field.band_spacing = camera.focus / 16;
     field.falloff = camera.focus / 4;
     field.band_width = 1.0;
+    double lo = ScalarTraits<double>::infinity(), hi = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const double d = std::sqrt(out[i].sq_distance);
+      if (out[i].found()) {
+        lo = std::min(lo, d);
+        hi = std::max(hi, d);
+      }
       const int x = static_cast<int>(i % static_cast<std::size_t>(camera.width));
       const int y = static_cast<int>(i / static_cast<std::size_t>(camera.width));
       if (out[i].found()) {
         image.set(x, y, planar::field_color(d, field));
         ++hits;
       }
+    }
+    if (stats) {
+      stats->min_distance = hits ? lo : 0;
+      stats->max_distance = hi;
     }
   } else {
     std::vector<Ray<double>> rays(n);

@@ -14,7 +14,9 @@
 // where the plane cuts the surface).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "prox/core/ray.hpp"
 #include "prox/image/image.hpp"
@@ -42,10 +44,33 @@ struct Camera {
 Camera make_camera(const Box3<double>& bounds, const Vec3d& view, int width, int height,
                    double vfov_degrees = 60);
 
+/// The camera at `eye` looking at `target`, `up` (projected) upwards, vertical
+/// field of view vfov_degrees; focus = |target - eye| (the distance slice is
+/// the plane through the target facing the eye). UsageError for a degenerate
+/// set-up (eye on the target, up along the view, non-finite numbers).
+Camera look_at_camera(const Vec3d& eye, const Vec3d& target, const Vec3d& up, int width,
+                      int height, double vfov_degrees = 60);
+/// "X,Y,Z" -> the vector; UsageError naming `option` otherwise.
+Vec3d parse_point(const std::string& text, const std::string& option);
+
 struct RenderStats {
   double ms = 0;
   std::size_t hits = 0;  ///< pixels that hit the mesh (all pixels in distance mode)
+  double min_distance = 0, max_distance = 0;  ///< distance mode: over the plane's pixels
 };
+
+/// What each pixel's camera ray hits, row-major (row 0 at the top): t (the
+/// depth along the view axis, since |forward| = 1; +inf for background),
+/// triangle id (-1), unit geometric normal (NaN).
+struct RenderBuffers {
+  int width = 0, height = 0;
+  std::vector<double> depth;
+  std::vector<std::int64_t> ids;
+  std::vector<double> normals;  ///< 3 per pixel
+};
+RenderBuffers cast_camera(const MeshIndex<double>& index, const Camera& camera, int threads);
+/// Every pixel's ray, row-major: origin then direction, 6 per pixel.
+std::vector<double> camera_rays(const Camera& camera);
 
 /// Renders the mesh; threads as in BatchOptions (0 = all cores).
 Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMode mode,

@@ -1,98 +1,154 @@
 // apps/commands/closest.cpp — `prox closest MESH POINTS`: the closest mesh point to each point.
 //
-// CSV columns: distance,x,y,z,triangle,u,v,w,feature (+ signed_distance,
-// winding_number with --signed); u, v, w weight the triangle's corners 0, 1, 2;
-// a miss (nothing within --max-distance, or a non-finite point) is
-// "nan,nan,nan,nan,-1,nan,nan,nan,none". .npy: float64 (N, 9) or (N, 11), same
-// columns, feature as 0..6 = v0 v1 v2 e01 e12 e20 face (-1 for a miss).
+// Columns (apps/table.hpp writes them as CSV, .npz or .npy; --columns chooses):
+//   query                      row of the point in POINTS (0-based), int64
+//   distance                   |point - closest|, float64
+//   closest_x/y/z              the closest point on the mesh
+//   triangle                   its triangle id, int64, -1 for a miss
+//   u, v, w                    weights of the triangle's corners 0, 1, 2
+//   feature                    int8 code 0..6 = v0 v1 v2 e01 e12 e20 face, -1
+//                              for a miss (CSV: the name, "none")
+//   normal_x/y/z               the surface normal there (face normal on a face,
+//                              edge / vertex pseudonormal on an edge / corner)
+//   face_normal_x/y/z          the unit normal of the triangle
+//   signed_distance, winding_number   with --signed (negative inside)
+// A miss (nothing within --max-distance, or a non-finite point): NaN values,
+// triangle -1, feature -1 ("none").
 #include <cmath>
 #include <memory>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "command.hpp"
 #include "common.hpp"
-#include "prox/io/csv.hpp"
-#include "prox/io/npy.hpp"
+#include "normals.hpp"
 #include "prox/io/read_table.hpp"
 #include "prox/mesh/batch.hpp"
+#include "table.hpp"
 
 namespace prox::cli {
+namespace {
+
+struct ClosestOptions {
+  std::string mesh, points, precision = "double";
+  TableOptions table;
+  bool signed_distance = false;
+  double max_distance = ScalarTraits<double>::infinity();
+  int threads = 0;
+};
+
+const char* const kColumnNames =
+    "query,distance,closest_x,closest_y,closest_z,triangle,u,v,w,feature,normal_x,normal_y,"
+    "normal_z,face_normal_x,face_normal_y,face_normal_z (+ signed_distance,winding_number "
+    "with --signed)";
+
+bool wants_normals(const std::string& columns) {
+  return columns.empty() || columns.find("normal") != std::string::npos;
+}
+
+template <class T>
+int run_closest(const ClosestOptions& o) {
+  Timer timer;
+  const io::LoadedIndex<T> m = load_mesh_as<T>(o.mesh, o.threads);
+  const std::vector<Vec3d> input = io::read_points(o.points);
+  std::vector<Vec3<T>> points(input.size());
+  for (std::size_t i = 0; i < input.size(); ++i)
+    points[i] = Vec3<T>{T(input[i][0]), T(input[i][1]), T(input[i][2])};
+  const std::size_t n = points.size();
+  BatchOptions batch;
+  batch.threads = o.threads;
+  std::vector<MeshClosestPoint<T>> cp(n);
+  std::vector<MeshSignedDistance<T>> sd(o.signed_distance ? n : 0);
+  const T max_distance = static_cast<T>(o.max_distance);
+  in_blocks(n, "prox closest", [&](std::size_t b, std::size_t e) {
+    const auto in = std::span<const Vec3<T>>(points).subspan(b, e - b);
+    closest_points(*m.index, in, std::span<MeshClosestPoint<T>>(cp).subspan(b, e - b),
+                   max_distance, batch);
+    if (o.signed_distance) {
+      signed_distances(*m.index, in, std::span<MeshSignedDistance<T>>(sd).subspan(b, e - b),
+                       batch);
+    }
+  });
+
+  Table t;
+  Column& query = t.add("query", ColumnType::i64, "row of the point in POINTS");
+  Column& dist = t.add("distance", ColumnType::f64, "distance to the mesh");
+  Column* cx[3] = {&t.add("closest_x", ColumnType::f64, "closest point"),
+                   &t.add("closest_y", ColumnType::f64, "closest point"),
+                   &t.add("closest_z", ColumnType::f64, "closest point")};
+  Column& tri = t.add("triangle", ColumnType::i64, "triangle id, -1 for a miss");
+  Column* w[3] = {&t.add("u", ColumnType::f64, "weight of corner 0"),
+                  &t.add("v", ColumnType::f64, "weight of corner 1"),
+                  &t.add("w", ColumnType::f64, "weight of corner 2")};
+  Column& feature = t.add("feature", ColumnType::i8, "region of the triangle");
+  for (int k = 0; k < 7; ++k) feature.labels.emplace_back(to_string(static_cast<Feature>(k)));
+  // Normals cost a pass over the mesh: computed only when a normal column is written.
+  const bool normals = wants_normals(o.table.columns);
+  Column* nrm[3] = {nullptr, nullptr, nullptr};
+  Column* fnrm[3] = {nullptr, nullptr, nullptr};
+  for (int k = 0; k < 3; ++k)
+    nrm[k] = &t.add(std::string("normal_") + "xyz"[k], ColumnType::f64, "surface normal");
+  for (int k = 0; k < 3; ++k)
+    fnrm[k] = &t.add(std::string("face_normal_") + "xyz"[k], ColumnType::f64, "face normal");
+  Column* sdist = nullptr;
+  Column* wind = nullptr;
+  if (o.signed_distance) {
+    sdist = &t.add("signed_distance", ColumnType::f64, "negative inside");
+    wind = &t.add("winding_number", ColumnType::f64, "generalized winding number");
+  }
+  std::unique_ptr<SurfaceNormals> sn;
+  if (normals) sn = std::make_unique<SurfaceNormals>(m.index->mesh());
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const MeshClosestPoint<T>& r = cp[i];
+    found += r.found() ? 1 : 0;
+    query.integer.push_back(static_cast<std::int64_t>(i));
+    dist.real.push_back(static_cast<double>(std::sqrt(r.sq_distance)));
+    for (int k = 0; k < 3; ++k) {
+      cx[k]->real.push_back(static_cast<double>(r.point[k]));
+      w[k]->real.push_back(static_cast<double>(r.bary[k]));
+    }
+    tri.integer.push_back(r.triangle);
+    feature.integer.push_back(r.found() ? static_cast<std::int64_t>(r.feature) : -1);
+    const Vec3d sn_at = normals ? sn->at(r, m.index->mesh()) : Vec3d::splat(std::nan(""));
+    const Vec3d fn = normals ? sn->face(r.triangle) : Vec3d::splat(std::nan(""));
+    for (int k = 0; k < 3; ++k) {
+      nrm[k]->real.push_back(sn_at[k]);
+      fnrm[k]->real.push_back(fn[k]);
+    }
+    if (o.signed_distance) {
+      sdist->real.push_back(static_cast<double>(sd[i].signed_distance));
+      wind->real.push_back(static_cast<double>(sd[i].winding_number));
+    }
+  }
+  write_table(t, o.table);
+  summary("prox closest", fmt::format("{} points, {} found, {} triangles ({} index), {:.0f} ms",
+                                      with_commas(n), with_commas(found), with_commas(m.triangles),
+                                      o.precision, timer.ms()));
+  return 0;
+}
+
+}  // namespace
 
 Runner setup_closest(CLI::App& app) {
-  struct Options {
-    std::string mesh, points, out;
-    bool signed_distance = false;
-    double max_distance = ScalarTraits<double>::infinity();
-    int threads = 0;
-  };
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<ClosestOptions>();
   app.add_option("MESH", o->mesh, "mesh file (.obj .ply .stl .off)")->required();
   app.add_option("POINTS", o->points,
                  "points: text with 3 numbers per line (spaces or commas, # comments), "
                  "a .npy of shape (N, 3), or - for standard input")
       ->required();
-  app.add_option("-o,--output", o->out, "output .csv (default: standard output) or .npy");
+  add_table_options(app, o->table, kColumnNames);
   app.add_flag("--signed", o->signed_distance,
                "add signed_distance (negative inside) and winding_number columns");
-  app.add_option("--max-distance", o->max_distance,
-                 "ignore the mesh beyond this distance (a miss: triangle -1)")
-      ->check(CLI::PositiveNumber);
+  add_positive_option(app, "--max-distance", o->max_distance,
+                      "ignore the mesh beyond this distance (a miss: triangle -1)");
+  add_precision_option(app, o->precision);
   add_threads_option(app, o->threads);
   app.footer("Example: prox closest bunny.off points.txt -o closest.csv");
   return [o]() {
-    const std::string ext = lower_extension(o->out);
-    const bool npy = ext == ".npy";
-    if (!o->out.empty() && o->out != "-" && !npy && ext != ".csv") {
-      throw UsageError("-o must name a .csv or .npy file, not '" + o->out + "'");
-    }
-    LoadedMesh m = load_mesh(o->mesh, o->threads);
-    const std::vector<Vec3d> points = io::read_points(o->points);
-    const std::size_t n = points.size();
-    BatchOptions batch;
-    batch.threads = o->threads;
-    std::vector<MeshClosestPoint<double>> cp(n);
-    std::vector<MeshSignedDistance<double>> sd(o->signed_distance ? n : 0);
-    in_blocks(n, "prox closest", [&](std::size_t b, std::size_t e) {
-      const auto in = std::span<const Vec3d>(points).subspan(b, e - b);
-      closest_points(*m.index, in, std::span<MeshClosestPoint<double>>(cp).subspan(b, e - b),
-                     o->max_distance, batch);
-      if (o->signed_distance) {
-        signed_distances(*m.index, in, std::span<MeshSignedDistance<double>>(sd).subspan(b, e - b),
-                         batch);
-      }
-    });
-    Output out(o->out);
-    if (npy) {
-      const std::size_t cols = o->signed_distance ? 11 : 9;
-      std::vector<double> a;
-      a.reserve(n * cols);
-      for (std::size_t i = 0; i < n; ++i) {
-        const MeshClosestPoint<double>& r = cp[i];
-        a.insert(a.end(), {std::sqrt(r.sq_distance), r.point[0], r.point[1], r.point[2],
-                           static_cast<double>(r.triangle), r.bary[0], r.bary[1], r.bary[2],
-                           r.found() ? static_cast<double>(r.feature) : -1.0});
-        if (o->signed_distance) a.insert(a.end(), {sd[i].signed_distance, sd[i].winding_number});
-      }
-      io::write_npy(out.stream(), a.data(), {n, cols});
-    } else {
-      std::vector<std::string> columns{"distance", "x", "y", "z", "triangle", "u", "v", "w", "feature"};
-      if (o->signed_distance) {
-        columns.push_back("signed_distance");
-        columns.push_back("winding_number");
-      }
-      io::CsvWriter csv(out.stream(), columns);
-      for (std::size_t i = 0; i < n; ++i) {
-        const MeshClosestPoint<double>& r = cp[i];
-        csv.field(std::sqrt(r.sq_distance)).field(r.point[0]).field(r.point[1]).field(r.point[2]);
-        csv.field(r.triangle).field(r.bary[0]).field(r.bary[1]).field(r.bary[2]);
-        csv.text(r.found() ? to_string(r.feature) : "none");
-        if (o->signed_distance) csv.field(sd[i].signed_distance).field(sd[i].winding_number);
-        csv.end_row();
-      }
-      csv.flush();
-    }
-    out.commit();
-    return 0;
+    check_table_output(o->table.out);
+    return o->precision == "float" ? run_closest<float>(*o) : run_closest<double>(*o);
   };
 }
 

@@ -2,126 +2,167 @@
 //
 // RAYS: 6 numbers per line (origin, direction) or 8 (and t_min, t_max); t is
 // the ray parameter, in units of the direction as given (never normalised).
-// Columns: default (first hit) t,triangle,u,v,w (u, v, w weight corners 0, 1, 2;
-// a miss: inf,-1,nan,nan,nan); --all: ray,t,triangle,u,v,w, one row per hit;
-// --count: count; --any: hit (0 or 1). .npy: float64 (N, 5) / (H, 6); int32
-// (N,) for --count; uint8 (N,) for --any.
+// Columns (apps/table.hpp writes them as CSV, .npz or .npy; --columns chooses):
+//   default (first hit) and --all (one row per hit, sorted by t):
+//     ray                  row of the ray in RAYS (0-based), int64
+//     t                    ray parameter of the hit (inf on a miss)
+//     triangle             triangle id, int64, -1 for a miss
+//     u, v, w              weights of the triangle's corners 0, 1, 2 (NaN on a miss)
+//     hit_x/y/z            origin + t * direction
+//     normal_x/y/z         unit geometric normal (c1 - c0) x (c2 - c0) of the triangle
+//     front_face           uint8: 1 when the ray meets the side the normal points to
+//   --count: ray, count (int64: surface crossings); --any: ray, hit (uint8).
+// Rays that cannot hit (t_min > t_max, NaN, a zero or non-finite direction)
+// are answered as misses and counted in the summary line on stderr.
+#include <cmath>
 #include <memory>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "command.hpp"
 #include "common.hpp"
-#include "prox/io/csv.hpp"
-#include "prox/io/npy.hpp"
 #include "prox/io/read_table.hpp"
 #include "prox/mesh/batch.hpp"
+#include "table.hpp"
 
 namespace prox::cli {
 namespace {
 
-// u, v, w of the table are MeshRayHit::bary(), the weights of corners 0, 1, 2 (NaN on a miss).
-void hit_fields(io::CsvWriter& csv, const MeshRayHit<double>& h) {
-  const Vec3d b = h.bary();
-  csv.field(h.t).field(h.triangle).field(b[0]).field(b[1]).field(b[2]);
-}
-
-void hit_values(std::vector<double>& a, const MeshRayHit<double>& h) {
-  const Vec3d b = h.bary();
-  a.insert(a.end(), {h.t, static_cast<double>(h.triangle), b[0], b[1], b[2]});
-}
-
 struct RaycastOptions {
-  std::string mesh, rays, out;
+  std::string mesh, rays, precision = "double";
+  TableOptions table;
   bool any = false, all = false, count = false;
   int threads = 0;
 };
 
-using RaySpan = std::span<const Ray<double>>;
+const char* const kColumnNames =
+    "ray,t,triangle,u,v,w,hit_x,hit_y,hit_z,normal_x,normal_y,normal_z,front_face "
+    "(--count: ray,count; --any: ray,hit)";
 
-// --any or --count: one value per ray.
-void write_any_or_count(Output& out, bool npy, const MeshIndex<double>& index,
-                        const std::vector<Ray<double>>& rays, bool any, const BatchOptions& batch) {
-  const std::size_t n = rays.size();
-  std::vector<std::uint8_t> hit(any ? n : 0);
-  std::vector<std::uint32_t> cnt(any ? 0 : n);
-  in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
-    const RaySpan in = RaySpan(rays).subspan(b, e - b);
-    if (any) any_hits(index, in, std::span<std::uint8_t>(hit).subspan(b, e - b), batch);
-    else count_hits(index, in, std::span<std::uint32_t>(cnt).subspan(b, e - b), batch);
-  });
-  if (npy && any) {
-    io::write_npy(out.stream(), hit.data(), {n});
-  } else if (npy) {
-    const std::vector<std::int32_t> c(cnt.begin(), cnt.end());
-    io::write_npy(out.stream(), c.data(), {n});
-  } else {
-    io::CsvWriter csv(out.stream(), {any ? "hit" : "count"});
-    for (std::size_t i = 0; i < n; ++i) {
-      if (any) csv.field(static_cast<int>(hit[i]));
-      else csv.field(cnt[i]);
-      csv.end_row();
+// The columns of a hit row, appended to by add().
+template <class T>
+struct HitColumns {
+  Column *ray, *t, *tri, *w[3], *hit[3], *nrm[3], *front;
+  explicit HitColumns(Table& tab) {
+    ray = &tab.add("ray", ColumnType::i64, "row of the ray in RAYS");
+    t = &tab.add("t", ColumnType::f64, "ray parameter of the hit");
+    tri = &tab.add("triangle", ColumnType::i64, "triangle id, -1 for a miss");
+    for (int k = 0; k < 3; ++k) w[k] = &tab.add(std::string(1, "uvw"[k]), ColumnType::f64, "weight");
+    for (int k = 0; k < 3; ++k)
+      hit[k] = &tab.add(std::string("hit_") + "xyz"[k], ColumnType::f64, "hit point");
+    for (int k = 0; k < 3; ++k)
+      nrm[k] = &tab.add(std::string("normal_") + "xyz"[k], ColumnType::f64, "geometric normal");
+    front = &tab.add("front_face", ColumnType::u8, "1: the ray meets the front side");
+  }
+  void add(std::size_t i, const Ray<T>& r, const MeshRayHit<T>& h, const TriangleMesh<T>& mesh) {
+    ray->integer.push_back(static_cast<std::int64_t>(i));
+    t->real.push_back(static_cast<double>(h.t));
+    tri->integer.push_back(h.triangle);
+    const Vec3<T> b = h.bary();
+    Vec3d n = Vec3d::splat(std::nan(""));
+    if (h.found()) {
+      const auto tri_id = static_cast<std::size_t>(h.triangle);
+      Vec3d c[3];
+      for (int k = 0; k < 3; ++k) {
+        const Vec3<T> p = mesh.corner(tri_id, k);
+        c[k] = Vec3d{double(p[0]), double(p[1]), double(p[2])};
+      }
+      const Vec3d g = cross(c[1] - c[0], c[2] - c[0]);
+      const double len = std::sqrt(dot(g, g));
+      if (len > 0 && std::isfinite(len)) n = g / len;
     }
-    csv.flush();
+    for (int k = 0; k < 3; ++k) {
+      w[k]->real.push_back(static_cast<double>(b[k]));
+      hit[k]->real.push_back(h.found() ? double(r.origin[k]) + double(h.t) * double(r.direction[k])
+                                       : std::nan(""));
+      nrm[k]->real.push_back(n[k]);
+    }
+    front->integer.push_back(h.front_face ? 1 : 0);
   }
-}
+};
 
-// --all: one row per hit, with the ray's index.
-void write_all_hits(Output& out, bool npy, const MeshIndex<double>& index,
-                    const std::vector<Ray<double>>& rays, const BatchOptions& batch) {
-  const std::size_t n = rays.size();
-  // One batch per block (for progress); hits[k] holds rays [k * block, ...).
-  std::vector<BatchLists<MeshRayHit<double>>> hits;
-  in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
-    hits.push_back(all_hits(index, RaySpan(rays).subspan(b, e - b), batch));
-  });
-  auto each_hit = [&](const auto& fn) {
-    std::size_t ray = 0;
-    for (const auto& block : hits)
-      for (std::size_t i = 0; i < block.size(); ++i, ++ray)
-        for (const MeshRayHit<double>& h : block[i]) fn(ray, h);
-  };
-  if (npy) {
-    std::vector<double> a;
-    std::size_t rows = 0;
-    each_hit([&](std::size_t ray, const MeshRayHit<double>& h) {
-      a.push_back(static_cast<double>(ray));
-      hit_values(a, h);
-      ++rows;
+template <class T>
+int run_raycast(const RaycastOptions& o) {
+  Timer timer;
+  const io::LoadedIndex<T> m = load_mesh_as<T>(o.mesh, o.threads);
+  const std::vector<Ray<double>> input = io::read_rays(o.rays);
+  const std::size_t n = input.size();
+  std::vector<Ray<T>> rays(n);
+  std::size_t reversed = 0, unusable = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Ray<double>& r = input[i];
+    Ray<T>& q = rays[i];
+    for (int k = 0; k < 3; ++k) {
+      q.origin[k] = T(r.origin[k]);
+      q.direction[k] = T(r.direction[k]);
+    }
+    q.t_min = T(r.t_min);
+    q.t_max = T(r.t_max);
+    bool finite = true;
+    for (int k = 0; k < 3; ++k)
+      finite = finite && std::isfinite(q.origin[k]) && std::isfinite(q.direction[k]);
+    const bool zero = q.direction[0] == 0 && q.direction[1] == 0 && q.direction[2] == 0;
+    if (!finite || zero || std::isnan(q.t_min) || std::isnan(q.t_max)) ++unusable;
+    else if (q.t_min > q.t_max) ++reversed;
+  }
+  BatchOptions batch;
+  batch.threads = o.threads;
+  using RaySpan = std::span<const Ray<T>>;
+  Table tab;
+  std::size_t hit_rows = 0;
+  if (o.any || o.count) {
+    std::vector<std::uint8_t> hit(o.any ? n : 0);
+    std::vector<std::uint32_t> cnt(o.any ? 0 : n);
+    in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+      const RaySpan in = RaySpan(rays).subspan(b, e - b);
+      if (o.any) any_hits(*m.index, in, std::span<std::uint8_t>(hit).subspan(b, e - b), batch);
+      else count_hits(*m.index, in, std::span<std::uint32_t>(cnt).subspan(b, e - b), batch);
     });
-    io::write_npy(out.stream(), a.data(), {rows, 6});
-    return;
+    Column& ray = tab.add("ray", ColumnType::i64, "row of the ray in RAYS");
+    Column& value = o.any ? tab.add("hit", ColumnType::u8, "1 if the ray hits anything")
+                          : tab.add("count", ColumnType::i64, "surface crossings");
+    for (std::size_t i = 0; i < n; ++i) {
+      ray.integer.push_back(static_cast<std::int64_t>(i));
+      value.integer.push_back(o.any ? hit[i] : cnt[i]);
+      hit_rows += (o.any ? hit[i] : cnt[i]) ? 1 : 0;
+    }
+  } else if (o.all) {
+    std::vector<BatchLists<MeshRayHit<T>>> hits;  // one per block (for progress)
+    in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+      hits.push_back(all_hits(*m.index, RaySpan(rays).subspan(b, e - b), batch));
+    });
+    HitColumns<T> cols(tab);
+    std::size_t i = 0;
+    for (const auto& block : hits)
+      for (std::size_t j = 0; j < block.size(); ++j, ++i) {
+        hit_rows += block[j].empty() ? 0 : 1;
+        for (const MeshRayHit<T>& h : block[j]) cols.add(i, rays[i], h, m.index->mesh());
+      }
+  } else {
+    std::vector<MeshRayHit<T>> first(n);
+    in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+      first_hits(*m.index, RaySpan(rays).subspan(b, e - b),
+                 std::span<MeshRayHit<T>>(first).subspan(b, e - b), batch);
+    });
+    HitColumns<T> cols(tab);
+    for (std::size_t i = 0; i < n; ++i) {
+      hit_rows += first[i].found() ? 1 : 0;
+      cols.add(i, rays[i], first[i], m.index->mesh());
+    }
   }
-  io::CsvWriter csv(out.stream(), {"ray", "t", "triangle", "u", "v", "w"});
-  each_hit([&](std::size_t ray, const MeshRayHit<double>& h) {
-    csv.field(ray);
-    hit_fields(csv, h);
-    csv.end_row();
-  });
-  csv.flush();
-}
-
-// Default: the first hit of each ray.
-void write_first_hits(Output& out, bool npy, const MeshIndex<double>& index,
-                      const std::vector<Ray<double>>& rays, const BatchOptions& batch) {
-  const std::size_t n = rays.size();
-  std::vector<MeshRayHit<double>> first(n);
-  in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
-    first_hits(index, RaySpan(rays).subspan(b, e - b),
-               std::span<MeshRayHit<double>>(first).subspan(b, e - b), batch);
-  });
-  if (npy) {
-    std::vector<double> a;
-    a.reserve(n * 5);
-    for (const MeshRayHit<double>& h : first) hit_values(a, h);
-    io::write_npy(out.stream(), a.data(), {n, 5});
-    return;
+  write_table(tab, o.table);
+  std::string invalid;
+  if (reversed || unusable) {
+    invalid = fmt::format("; {} rays cannot hit and were answered as misses ({} with t_min > t_max, "
+                          "{} with NaN, infinite or zero values)",
+                          with_commas(reversed + unusable), with_commas(reversed),
+                          with_commas(unusable));
   }
-  io::CsvWriter csv(out.stream(), {"t", "triangle", "u", "v", "w"});
-  for (const MeshRayHit<double>& h : first) {
-    hit_fields(csv, h);
-    csv.end_row();
-  }
-  csv.flush();
+  summary("prox raycast", fmt::format("{} rays, {} hit, {} triangles ({} index), {:.0f} ms{}",
+                                      with_commas(n), with_commas(hit_rows),
+                                      with_commas(m.triangles), o.precision, timer.ms(), invalid));
+  return 0;
 }
 
 }  // namespace
@@ -133,30 +174,18 @@ Runner setup_raycast(CLI::App& app) {
                  "rays: 6 numbers per line (ox oy oz dx dy dz) or 8 (+ t_min t_max), "
                  "a .npy of shape (N, 6) or (N, 8), or - for standard input")
       ->required();
-  app.add_option("-o,--output", o->out, "output .csv (default: standard output) or .npy");
-  auto* any = app.add_flag("--any", o->any, "one 'hit' column: 1 if the ray hits anything");
-  auto* all = app.add_flag("--all", o->all, "every hit, sorted by t: one row per hit with a 'ray' column");
-  auto* count = app.add_flag("--count", o->count, "one 'count' column: surface crossings");
+  add_table_options(app, o->table, kColumnNames);
+  auto* any = app.add_flag("--any", o->any, "columns ray,hit: 1 if the ray hits anything");
+  auto* all = app.add_flag("--all", o->all, "every hit, sorted by t: one row per hit");
+  auto* count = app.add_flag("--count", o->count, "columns ray,count: surface crossings");
   any->excludes(all)->excludes(count);
   all->excludes(count);
+  add_precision_option(app, o->precision);
   add_threads_option(app, o->threads);
   app.footer("Example: prox raycast bunny.off rays.txt --count -o counts.csv");
   return [o]() {
-    const std::string ext = lower_extension(o->out);
-    const bool npy = ext == ".npy";
-    if (!o->out.empty() && o->out != "-" && !npy && ext != ".csv") {
-      throw UsageError("-o must name a .csv or .npy file, not '" + o->out + "'");
-    }
-    const LoadedMesh m = load_mesh(o->mesh, o->threads);
-    const std::vector<Ray<double>> rays = io::read_rays(o->rays);
-    BatchOptions batch;
-    batch.threads = o->threads;
-    Output out(o->out);
-    if (o->any || o->count) write_any_or_count(out, npy, *m.index, rays, o->any, batch);
-    else if (o->all) write_all_hits(out, npy, *m.index, rays, batch);
-    else write_first_hits(out, npy, *m.index, rays, batch);
-    out.commit();
-    return 0;
+    check_table_output(o->table.out);
+    return o->precision == "float" ? run_raycast<float>(*o) : run_raycast<double>(*o);
   };
 }
 

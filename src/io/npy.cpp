@@ -1,7 +1,9 @@
 // src/io/npy.cpp — .npy writer and reader (format version 1.0 written; 1-3 read).
 #include "prox/io/npy.hpp"
 
+#include <array>
 #include <cstring>
+#include <stdexcept>
 
 #include "parse_util.hpp"
 
@@ -19,9 +21,9 @@ std::string shape_text(const std::vector<std::size_t>& shape) {
   return s;
 }
 
-template <class T>
-void write_any(std::ostream& out, const T* data, const std::vector<std::size_t>& shape,
-               const char* descr) {
+// The .npy preamble: magic, version 1.0, header length, header dict padded
+// so that the data starts on a multiple of 64 bytes.
+std::string npy_preamble(const std::vector<std::size_t>& shape, const char* descr) {
   std::string header = "{'descr': '" + std::string(descr) +
                        "', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
   // magic (6) + version (2) + length (2) + header + '\n', padded to 64 bytes.
@@ -29,15 +31,27 @@ void write_any(std::ostream& out, const T* data, const std::vector<std::size_t>&
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
   const std::uint16_t len = static_cast<std::uint16_t>(header.size());
-  out.write("\x93NUMPY\x01\x00", 8);
-  const char len_bytes[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
-  out.write(len_bytes, 2);
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  std::size_t n = 1;
+  std::string s("\x93NUMPY\x01\x00", 8);
+  s += static_cast<char>(len & 0xff);
+  s += static_cast<char>(len >> 8);
+  return s + header;
+}
+
+std::uint64_t element_count(const std::vector<std::size_t>& shape) {
+  std::uint64_t n = 1;
   for (const std::size_t d : shape) n *= d;
+  return n;
+}
+
+template <class T>
+void write_any(std::ostream& out, const T* data, const std::vector<std::size_t>& shape,
+               const char* descr) {
+  const std::string pre = npy_preamble(shape, descr);
+  out.write(pre.data(), static_cast<std::streamsize>(pre.size()));
   // Little-endian data: the host order on every platform prox builds for.
   if (!detail::host_is_little_endian()) throw std::runtime_error("big-endian host: npy unsupported");
-  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(n * sizeof(T)));
+  out.write(reinterpret_cast<const char*>(data),
+            static_cast<std::streamsize>(element_count(shape) * sizeof(T)));
 }
 
 }  // namespace
@@ -54,6 +68,173 @@ void write_npy(std::ostream& out, const std::int32_t* data, const std::vector<st
 void write_npy(std::ostream& out, const std::uint8_t* data, const std::vector<std::size_t>& shape) {
   write_any(out, data, shape, "|u1");
 }
+void write_npy(std::ostream& out, const std::int64_t* data, const std::vector<std::size_t>& shape) {
+  write_any(out, data, shape, "<i8");
+}
+void write_npy(std::ostream& out, const std::int8_t* data, const std::vector<std::size_t>& shape) {
+  write_any(out, data, shape, "|i1");
+}
+
+std::uint32_t crc32(const void* bytes, std::size_t size, std::uint32_t crc) {
+  static const auto table = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      std::uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  const auto* p = static_cast<const unsigned char*>(bytes);
+  crc = ~crc;
+  for (std::size_t i = 0; i < size; ++i) crc = table[(crc ^ p[i]) & 0xffu] ^ (crc >> 8);
+  return ~crc;
+}
+
+namespace {
+
+// Little-endian fields of ZIP records.
+void put16(std::string& s, std::uint32_t v) {
+  s += static_cast<char>(v & 0xff);
+  s += static_cast<char>((v >> 8) & 0xff);
+}
+void put32(std::string& s, std::uint32_t v) {
+  put16(s, v & 0xffff);
+  put16(s, v >> 16);
+}
+void put64(std::string& s, std::uint64_t v) {
+  put32(s, static_cast<std::uint32_t>(v & 0xffffffffu));
+  put32(s, static_cast<std::uint32_t>(v >> 32));
+}
+constexpr std::uint64_t kZip32Max = 0xffffffffu;
+constexpr std::uint32_t kDosDate = (0u << 9) | (1u << 5) | 1u;  // 1980-01-01: reproducible bytes
+
+}  // namespace
+
+void NpzWriter::add_member(const std::string& name, const std::string& header, const void* data,
+                           std::uint64_t bytes) {
+  if (finished_) throw std::logic_error("NpzWriter: add() after finish()");
+  if (name.empty() || name.size() > 200) throw std::invalid_argument("npz: bad array name");
+  for (const char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_';
+    if (!ok) throw std::invalid_argument("npz: array name '" + name + "' is not an identifier");
+  }
+  const std::string file = name + ".npy";
+  const std::uint64_t size = header.size() + bytes;
+  std::uint32_t crc = crc32(header.data(), header.size());
+  crc = crc32(data, static_cast<std::size_t>(bytes), crc);
+  const bool zip64 = size >= kZip32Max;
+  std::string h;
+  put32(h, 0x04034b50u);
+  put16(h, zip64 ? 45 : 20);  // version needed
+  put16(h, 0);                // flags
+  put16(h, 0);                // stored
+  put16(h, 0);                // time
+  put16(h, kDosDate);
+  put32(h, crc);
+  put32(h, zip64 ? 0xffffffffu : static_cast<std::uint32_t>(size));
+  put32(h, zip64 ? 0xffffffffu : static_cast<std::uint32_t>(size));
+  put16(h, static_cast<std::uint32_t>(file.size()));
+  put16(h, zip64 ? 20 : 0);
+  h += file;
+  if (zip64) {
+    put16(h, 0x0001);
+    put16(h, 16);
+    put64(h, size);
+    put64(h, size);
+  }
+  out_.write(h.data(), static_cast<std::streamsize>(h.size()));
+  out_.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out_.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+  members_.push_back({name, crc, size, offset_});
+  offset_ += h.size() + size;
+}
+
+void NpzWriter::finish() {
+  if (finished_) return;
+  finished_ = true;
+  const std::uint64_t cd_offset = offset_;
+  std::string cd;
+  for (const Member& m : members_) {
+    const std::string file = m.name + ".npy";
+    const bool big = m.size >= kZip32Max, far = m.offset >= kZip32Max;
+    std::string extra;
+    if (big || far) {
+      std::string f;
+      if (big) {
+        put64(f, m.size);
+        put64(f, m.size);
+      }
+      if (far) put64(f, m.offset);
+      put16(extra, 0x0001);
+      put16(extra, static_cast<std::uint32_t>(f.size()));
+      extra += f;
+    }
+    put32(cd, 0x02014b50u);
+    put16(cd, 45);  // made by
+    put16(cd, big || far ? 45 : 20);
+    put16(cd, 0);
+    put16(cd, 0);
+    put16(cd, 0);
+    put16(cd, kDosDate);
+    put32(cd, m.crc);
+    put32(cd, big ? 0xffffffffu : static_cast<std::uint32_t>(m.size));
+    put32(cd, big ? 0xffffffffu : static_cast<std::uint32_t>(m.size));
+    put16(cd, static_cast<std::uint32_t>(file.size()));
+    put16(cd, static_cast<std::uint32_t>(extra.size()));
+    put16(cd, 0);  // comment
+    put16(cd, 0);  // disk
+    put16(cd, 0);  // internal attributes
+    put32(cd, 0);  // external attributes
+    put32(cd, far ? 0xffffffffu : static_cast<std::uint32_t>(m.offset));
+    cd += file;
+    cd += extra;
+  }
+  const std::uint64_t cd_size = cd.size();
+  const std::uint64_t n = members_.size();
+  const bool zip64 = cd_offset >= kZip32Max || cd_size >= kZip32Max || n >= 0xffff;
+  if (zip64) {
+    const std::uint64_t eocd64 = cd_offset + cd_size;
+    put32(cd, 0x06064b50u);
+    put64(cd, 44);
+    put16(cd, 45);
+    put16(cd, 45);
+    put32(cd, 0);
+    put32(cd, 0);
+    put64(cd, n);
+    put64(cd, n);
+    put64(cd, cd_size);
+    put64(cd, cd_offset);
+    put32(cd, 0x07064b50u);  // locator
+    put32(cd, 0);
+    put64(cd, eocd64);
+    put32(cd, 1);
+  }
+  put32(cd, 0x06054b50u);
+  put16(cd, 0);
+  put16(cd, 0);
+  put16(cd, zip64 ? 0xffffu : static_cast<std::uint32_t>(n));
+  put16(cd, zip64 ? 0xffffu : static_cast<std::uint32_t>(n));
+  put32(cd, zip64 ? 0xffffffffu : static_cast<std::uint32_t>(cd_size));
+  put32(cd, zip64 ? 0xffffffffu : static_cast<std::uint32_t>(cd_offset));
+  put16(cd, 0);
+  out_.write(cd.data(), static_cast<std::streamsize>(cd.size()));
+}
+
+#define PROX_NPZ_ADD(T, descr)                                                               \
+  void NpzWriter::add(const std::string& name, const T* data,                               \
+                      const std::vector<std::size_t>& shape) {                              \
+    if (!detail::host_is_little_endian()) throw std::runtime_error("big-endian host: npz"); \
+    add_member(name, npy_preamble(shape, descr), data, element_count(shape) * sizeof(T));   \
+  }
+PROX_NPZ_ADD(double, "<f8")
+PROX_NPZ_ADD(float, "<f4")
+PROX_NPZ_ADD(std::int64_t, "<i8")
+PROX_NPZ_ADD(std::int32_t, "<i4")
+PROX_NPZ_ADD(std::int8_t, "|i1")
+PROX_NPZ_ADD(std::uint8_t, "|u1")
+#undef PROX_NPZ_ADD
 
 bool is_npy(std::string_view bytes) { return bytes.substr(0, 6) == "\x93NUMPY"; }
 

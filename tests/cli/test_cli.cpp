@@ -48,29 +48,66 @@ std::string points_text(const Box3<double>& box, int n, std::vector<Vec3d>& poin
 
 bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
+// The column of `name` in the header (fails the test when absent).
+std::size_t col(const Csv& csv, const std::string& name) {
+  for (std::size_t i = 0; i < csv.header.size(); ++i)
+    if (csv.header[i] == name) return i;
+  ADD_FAILURE() << "no column " << name;
+  return 0;
+}
+
+Vec3d face_normal(const TriangleMesh<double>& mesh, std::int32_t t) {
+  if (t < 0) return Vec3d::splat(std::nan(""));
+  const Vec3d a = mesh.corner(std::size_t(t), 0);
+  const Vec3d g = cross(mesh.corner(std::size_t(t), 1) - a, mesh.corner(std::size_t(t), 2) - a);
+  return g / std::sqrt(dot(g, g));
+}
+
+const std::vector<std::string> kClosestHeader{
+    "query",    "distance", "closest_x", "closest_y", "closest_z",     "triangle",
+    "u",        "v",        "w",         "feature",   "normal_x",      "normal_y",
+    "normal_z", "face_normal_x", "face_normal_y", "face_normal_z"};
+
 void expect_closest_csv(const std::string& csv_text, const MeshIndex<double>& index,
                         const std::vector<Vec3d>& points, bool with_sign, double max_distance) {
   const Csv csv = parse_csv(csv_text);
-  std::vector<std::string> header{"distance", "x", "y", "z", "triangle", "u", "v", "w", "feature"};
+  std::vector<std::string> header = kClosestHeader;
   if (with_sign) {
     header.push_back("signed_distance");
     header.push_back("winding_number");
   }
   ASSERT_EQ(csv.header, header);
   ASSERT_EQ(csv.rows.size(), points.size());
+  const std::size_t d = col(csv, "distance"), cx = col(csv, "closest_x"), tri = col(csv, "triangle"),
+                    u = col(csv, "u"), feat = col(csv, "feature"), nx = col(csv, "normal_x"),
+                    fx = col(csv, "face_normal_x");
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& r = csv.rows[i];
     ASSERT_EQ(r.size(), header.size());
+    ASSERT_EQ(r[col(csv, "query")], std::to_string(i));
     const MeshClosestPoint<double> e = index.closest_point(points[i], max_distance);
-    ASSERT_TRUE(same(num(r[0]), std::sqrt(e.sq_distance))) << i << ": " << r[0];
-    for (int k = 0; k < 3; ++k) ASSERT_TRUE(same(num(r[1 + k]), e.point[k])) << i;
-    ASSERT_EQ(r[4], std::to_string(e.triangle));
-    for (int k = 0; k < 3; ++k) ASSERT_TRUE(same(num(r[5 + k]), e.bary[k])) << i;
-    ASSERT_EQ(r[8], e.found() ? to_string(e.feature) : "none");
+    ASSERT_TRUE(same(num(r[d]), std::sqrt(e.sq_distance))) << i << ": " << r[d];
+    for (int k = 0; k < 3; ++k) ASSERT_TRUE(same(num(r[cx + k]), e.point[k])) << i;
+    ASSERT_EQ(r[tri], std::to_string(e.triangle));
+    for (int k = 0; k < 3; ++k) ASSERT_TRUE(same(num(r[u + k]), e.bary[k])) << i;
+    ASSERT_EQ(r[feat], e.found() ? to_string(e.feature) : "none");
+    // The face normal is the triangle's; the surface normal equals it on a
+    // face and is a unit vector on the triangle's side elsewhere.
+    const Vec3d fn = face_normal(index.mesh(), e.triangle);
+    Vec3d sn;
+    for (int k = 0; k < 3; ++k) {
+      ASSERT_TRUE(same(num(r[fx + k]), fn[k])) << i;
+      sn[k] = num(r[nx + k]);
+    }
+    if (e.found() && e.feature == Feature::face) {
+      for (int k = 0; k < 3; ++k) ASSERT_TRUE(same(sn[k], fn[k])) << i;
+    } else if (e.found()) {
+      ASSERT_NEAR(dot(sn, sn), 1.0, 1e-12) << i;
+    }
     if (with_sign) {
       const MeshSignedDistance<double> s = index.signed_distance(points[i]);
-      ASSERT_TRUE(same(num(r[9]), s.signed_distance)) << i;
-      ASSERT_TRUE(same(num(r[10]), s.winding_number)) << i;
+      ASSERT_TRUE(same(num(r[col(csv, "signed_distance")]), s.signed_distance)) << i;
+      ASSERT_TRUE(same(num(r[col(csv, "winding_number")]), s.winding_number)) << i;
     }
   }
 }
@@ -78,7 +115,7 @@ void expect_closest_csv(const std::string& csv_text, const MeshIndex<double>& in
 }  // namespace
 
 TEST(Cli, HelpForEveryCommand) {
-  for (const char* c : {"info", "closest", "raycast", "render", "field2d", "demo", "bench"}) {
+  for (const char* c : {"info", "closest", "raycast", "sphere", "render", "field2d", "demo", "bench"}) {
     const RunResult r = run_prox({c, "--help"});
     // `prox bench --help` is prox-bench's help, which needs prox-bench.
     const bool no_bench = r.code == 1 && r.err.find("was not built") != std::string::npos;
@@ -133,9 +170,11 @@ TEST(Cli, RealFilesOfEveryKindFromTheCgalArchive) {
   const RunResult pic = run_prox({"render", bunny, "-o", tmp / "b.png", "--size", "120x90", "--view", "-x"});
   ASSERT_EQ(pic.code, 0) << pic.err;
   EXPECT_EQ(read_png(tmp / "b.png").width, 120);
-  const RunResult none = run_prox({"closest", dir + "b9.ply", "-"}, "1 2 3\n");
+  const RunResult none = run_prox({"closest", dir + "b9.ply", "-", "--columns",
+                                   "query,distance,closest_x,triangle,feature"},
+                                  "1 2 3\n");
   ASSERT_EQ(none.code, 0) << none.err;
-  EXPECT_EQ(none.out, "distance,x,y,z,triangle,u,v,w,feature\nnan,nan,nan,nan,-1,nan,nan,nan,none\n");
+  EXPECT_EQ(none.out, "query,distance,closest_x,triangle,feature\n0,nan,nan,-1,none\n");
 }
 
 TEST(Cli, ClosestMatchesTheLibraryExactly) {
@@ -173,17 +212,28 @@ TEST(Cli, ClosestNpyInAndOut) {
   const RunResult r = run_prox({"closest", bunny, dir / "p.npy", "-o", dir / "out.npy"});
   ASSERT_EQ(r.code, 0) << r.err;
   const io::NpyArray a = io::parse_npy(slurp(dir / "out.npy"), "out.npy");
-  ASSERT_EQ(a.shape, (std::vector<std::size_t>{points.size(), 9}));
+  const std::size_t k = kClosestHeader.size();
+  ASSERT_EQ(a.shape, (std::vector<std::size_t>{points.size(), k}));
   EXPECT_EQ(a.descr, "<f8");
   for (std::size_t i = 0; i < points.size(); ++i) {
     const MeshClosestPoint<double> e = index.closest_point(points[i]);
-    const double* row = &a.data[9 * i];
-    ASSERT_TRUE(same(row[0], std::sqrt(e.sq_distance)));
-    for (int k = 0; k < 3; ++k) ASSERT_TRUE(same(row[1 + k], e.point[k]));
-    ASSERT_EQ(row[4], e.triangle);
-    ASSERT_EQ(row[8], e.found() ? static_cast<double>(e.feature) : -1.0);
+    const double* row = &a.data[k * i];
+    ASSERT_EQ(row[0], double(i));
+    ASSERT_TRUE(same(row[1], std::sqrt(e.sq_distance)));
+    for (int j = 0; j < 3; ++j) ASSERT_TRUE(same(row[2 + j], e.point[j]));
+    ASSERT_EQ(row[5], e.triangle);
+    ASSERT_EQ(row[9], e.found() ? static_cast<double>(e.feature) : -1.0);
   }
-  EXPECT_EQ(a.data[9 * 100 + 4], -1.0);
+  EXPECT_EQ(a.data[k * 100 + 5], -1.0);
+  // One column to .npy: that array in its own dtype.
+  const RunResult one = run_prox({"closest", bunny, dir / "p.npy", "-o", dir / "ids.npy",
+                                  "--columns", "triangle"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  const io::NpyArray ids = io::parse_npy(slurp(dir / "ids.npy"), "ids.npy");
+  EXPECT_EQ(ids.descr, "<i8");
+  ASSERT_EQ(ids.shape, (std::vector<std::size_t>{points.size()}));
+  for (std::size_t i = 0; i < points.size(); ++i)
+    ASSERT_EQ(ids.data[i], index.closest_point(points[i]).triangle);
 }
 
 TEST(Cli, RaycastEveryModeMatchesTheLibrary) {
@@ -215,27 +265,42 @@ TEST(Cli, RaycastEveryModeMatchesTheLibrary) {
   const RunResult first = run_prox({"raycast", bunny, dir / "rays.txt"});
   ASSERT_EQ(first.code, 0) << first.err;
   const Csv f = parse_csv(first.out);
-  ASSERT_EQ(f.header, (std::vector<std::string>{"t", "triangle", "u", "v", "w"}));
+  const std::vector<std::string> hit_header{"ray",      "t",        "triangle", "u",
+                                            "v",        "w",        "hit_x",    "hit_y",
+                                            "hit_z",    "normal_x", "normal_y", "normal_z",
+                                            "front_face"};
+  ASSERT_EQ(f.header, hit_header);
   ASSERT_EQ(f.rows.size(), rays.size());
   std::size_t misses = 0;
   for (std::size_t i = 0; i < rays.size(); ++i) {
     const MeshRayHit<double> h = index.first_hit(rays[i]);
-    ASSERT_TRUE(same(num(f.rows[i][0]), h.t));
-    ASSERT_EQ(f.rows[i][1], std::to_string(h.triangle));
+    const auto& r = f.rows[i];
+    ASSERT_EQ(r[0], std::to_string(i));
+    ASSERT_TRUE(same(num(r[1]), h.t));
+    ASSERT_EQ(r[2], std::to_string(h.triangle));
+    const Vec3d n = face_normal(index.mesh(), h.triangle);
+    for (int k = 0; k < 3; ++k) {
+      ASSERT_TRUE(same(num(r[6 + k]), h.found() ? rays[i].origin[k] + h.t * rays[i].direction[k]
+                                                  : std::nan("")));
+      ASSERT_TRUE(same(num(r[9 + k]), n[k]));
+    }
+    ASSERT_EQ(r[12], h.front_face ? "1" : "0");
+    // front_face: the ray meets the side the normal points to.
+    if (h.found()) ASSERT_EQ(h.front_face, dot(rays[i].direction, n) < 0) << i;
     if (h.found()) {
-      ASSERT_EQ(num(f.rows[i][2]), 1.0 - h.u - h.v);
-      ASSERT_EQ(num(f.rows[i][3]), h.u);
-      ASSERT_EQ(num(f.rows[i][4]), h.v);
+      ASSERT_EQ(num(r[3]), 1.0 - h.u - h.v);
+      ASSERT_EQ(num(r[4]), h.u);
+      ASSERT_EQ(num(r[5]), h.v);
     } else {
       ++misses;
-      ASSERT_EQ(f.rows[i][0], "inf");
+      ASSERT_EQ(r[1], "inf");
     }
   }
   EXPECT_GT(misses, 0u);
   const RunResult all = run_prox({"raycast", bunny, dir / "rays.txt", "--all"});
   ASSERT_EQ(all.code, 0) << all.err;
   const Csv a = parse_csv(all.out);
-  ASSERT_EQ(a.header, (std::vector<std::string>{"ray", "t", "triangle", "u", "v", "w"}));
+  ASSERT_EQ(a.header, hit_header);
   std::size_t row = 0;
   for (std::size_t i = 0; i < rays.size(); ++i) {
     for (const MeshRayHit<double>& h : index.all_hits(rays[i])) {
@@ -252,11 +317,12 @@ TEST(Cli, RaycastEveryModeMatchesTheLibrary) {
   ASSERT_EQ(count.code, 0);
   ASSERT_EQ(any.code, 0);
   const Csv c = parse_csv(count.out), y = parse_csv(any.out);
-  ASSERT_EQ(c.header, std::vector<std::string>{"count"});
-  ASSERT_EQ(y.header, std::vector<std::string>{"hit"});
+  ASSERT_EQ(c.header, (std::vector<std::string>{"ray", "count"}));
+  ASSERT_EQ(y.header, (std::vector<std::string>{"ray", "hit"}));
   for (std::size_t i = 0; i < rays.size(); ++i) {
-    ASSERT_EQ(c.rows[i][0], std::to_string(index.count_hits(rays[i])));
-    ASSERT_EQ(y.rows[i][0], index.any_hit(rays[i]) ? "1" : "0");
+    ASSERT_EQ(c.rows[i][0], std::to_string(i));
+    ASSERT_EQ(c.rows[i][1], std::to_string(index.count_hits(rays[i])));
+    ASSERT_EQ(y.rows[i][1], index.any_hit(rays[i]) ? "1" : "0");
   }
 }
 

@@ -23,6 +23,46 @@ void write_npy(std::ostream& out, const double* data, const std::vector<std::siz
 void write_npy(std::ostream& out, const float* data, const std::vector<std::size_t>& shape);
 void write_npy(std::ostream& out, const std::int32_t* data, const std::vector<std::size_t>& shape);
 void write_npy(std::ostream& out, const std::uint8_t* data, const std::vector<std::size_t>& shape);
+void write_npy(std::ostream& out, const std::int64_t* data, const std::vector<std::size_t>& shape);
+void write_npy(std::ostream& out, const std::int8_t* data, const std::vector<std::size_t>& shape);
+
+/// A NumPy .npz archive (what numpy.savez writes and numpy.load reads): a ZIP
+/// of uncompressed members "<name>.npy", one per add(), ZIP64 records where a
+/// size or offset passes 4 GiB. finish() writes the central directory; an
+/// archive not finished is not a valid file (write it through an AtomicFile).
+/// Written by hand: a stored ZIP is ~100 lines, and a compression library
+/// would add a dependency to prox::io for a format that stores no compression.
+class NpzWriter {
+ public:
+  explicit NpzWriter(std::ostream& out) : out_(out) {}
+  NpzWriter(const NpzWriter&) = delete;
+  NpzWriter& operator=(const NpzWriter&) = delete;
+  /// Adds array `name` (a Python identifier: letters, digits, '_'), C order.
+  void add(const std::string& name, const double* data, const std::vector<std::size_t>& shape);
+  void add(const std::string& name, const float* data, const std::vector<std::size_t>& shape);
+  void add(const std::string& name, const std::int64_t* data, const std::vector<std::size_t>& shape);
+  void add(const std::string& name, const std::int32_t* data, const std::vector<std::size_t>& shape);
+  void add(const std::string& name, const std::int8_t* data, const std::vector<std::size_t>& shape);
+  void add(const std::string& name, const std::uint8_t* data, const std::vector<std::size_t>& shape);
+  /// Writes the central directory; no add() after it.
+  void finish();
+
+ private:
+  struct Member {
+    std::string name;
+    std::uint32_t crc;
+    std::uint64_t size, offset;
+  };
+  void add_member(const std::string& name, const std::string& header, const void* data,
+                  std::uint64_t bytes);
+  std::ostream& out_;
+  std::vector<Member> members_;
+  std::uint64_t offset_ = 0;
+  bool finished_ = false;
+};
+
+/// CRC-32 (ISO 3309, as ZIP and PNG use) of `bytes`, continuing from `crc`.
+std::uint32_t crc32(const void* bytes, std::size_t size, std::uint32_t crc = 0);
 
 /// An array read from .npy, converted to double.
 struct NpyArray {
