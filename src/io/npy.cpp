@@ -322,7 +322,10 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
   std::size_t size = 0;
   if (kind == "f8" || kind == "i8") size = 8;
   else if (kind == "f4" || kind == "i4") size = 4;
-  else detail::fail(name, "unsupported .npy dtype '" + a.descr + "' (use float32/64, int32/64)");
+  else if (kind == "i1" || kind == "u1" || kind == "b1") size = 1;
+  else
+    detail::fail(name, "unsupported .npy dtype '" + a.descr +
+                           "' (use float32/64, int8/32/64, uint8 or bool)");
   const std::size_t data_at = start + header_len;
   const std::size_t left = bytes.size() - data_at;
   if (count > left / size || count * size != left) {
@@ -336,7 +339,9 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
     if (kind == "f8") a.data[i] = detail::load<double>(p, swap);
     else if (kind == "f4") a.data[i] = detail::load<float>(p, swap);
     else if (kind == "i8") a.data[i] = static_cast<double>(detail::load<std::int64_t>(p, swap));
-    else a.data[i] = detail::load<std::int32_t>(p, swap);
+    else if (kind == "i4") a.data[i] = detail::load<std::int32_t>(p, swap);
+    else if (kind == "i1") a.data[i] = static_cast<signed char>(*p);
+    else a.data[i] = static_cast<unsigned char>(*p);
   }
   return a;
 }

@@ -286,7 +286,9 @@ TEST(Cli, RaycastEveryModeMatchesTheLibrary) {
     }
     ASSERT_EQ(r[12], h.front_face ? "1" : "0");
     // front_face: the ray meets the side the normal points to.
-    if (h.found()) ASSERT_EQ(h.front_face, dot(rays[i].direction, n) < 0) << i;
+    if (h.found()) {
+      ASSERT_EQ(h.front_face, dot(rays[i].direction, n) < 0) << i;
+    }
     if (h.found()) {
       ASSERT_EQ(num(r[3]), 1.0 - h.u - h.v);
       ASSERT_EQ(num(r[4]), h.u);

@@ -5,7 +5,7 @@
 // ASCII Python-dict header {'descr': '<f8', 'fortran_order': False,
 // 'shape': (N, 3), } padded with spaces to a multiple of 64 bytes, then the
 // C-order data. The reader accepts version 1.x-3.x, little- or big-endian
-// float32/float64/int32/int64 in C order, and checks that the data size the
+// float32/float64/int8/int32/int64/uint8/bool in C order, and checks that the data size the
 // shape implies is exactly the bytes present before allocating.
 #pragma once
 
