@@ -20,6 +20,7 @@
 #include "prox/io/mesh_topology.hpp"
 #include "prox/io/shapes.hpp"
 #include "prox/io/vti.hpp"
+#include "prox/io/write_mesh.hpp"
 #include "prox/mesh/batch.hpp"
 #include "prox/mesh/brute_force.hpp"
 #include "prox/planar/field.hpp"
@@ -57,6 +58,7 @@ std::vector<Ray<double>> random_rays(const Box3<double>& box, std::size_t n, std
 
 struct DemoOptions {
   std::string dir = "prox-demo";
+  std::string write_meshes;
   std::string size = "640x480";
   std::size_t queries = 200000;
   int threads = 0;
@@ -188,9 +190,35 @@ Runner setup_demo(CLI::App& app) {
   app.add_option("--queries", o->queries, "points and rays per mesh")
       ->check(CLI::Range(std::size_t(1), std::size_t(100000000)))
       ->capture_default_str();
+  app.add_option("--write-meshes", o->write_meshes,
+                 "write the demo's meshes (sphere.ply, torus.ply, knot.obj) and the 2D scene "
+                 "(scene.txt) into this folder, and stop: sample data for the other commands");
   add_threads_option(app, o->threads);
-  app.footer("Example: prox demo -o prox-demo");
+  app.footer("Example: prox demo -o prox-demo\n         prox demo --write-meshes samples");
   return [o]() {
+    if (!o->write_meshes.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(o->write_meshes, ec);
+      if (ec || !std::filesystem::is_directory(o->write_meshes))
+        throw std::runtime_error("cannot create the folder '" + o->write_meshes + "'");
+      const std::filesystem::path d(o->write_meshes);
+      const struct {
+        const char* file;
+        io::MeshData mesh;
+      } files[] = {{"sphere.ply", io::make_sphere(1.0, 96, 192)},
+                   {"torus.ply", io::make_torus(1.0, 0.35, 256, 64)},
+                   {"knot.obj", io::make_knot(0.45, 768, 48)}};
+      for (const auto& f : files) {
+        io::write_mesh(d / f.file, f.mesh);
+        std::cout << fmt::format("{}  {} triangles\n", (d / f.file).string(),
+                                 with_commas(f.mesh.triangles.size()));
+      }
+      io::AtomicFile scene(d / "scene.txt", false);
+      scene.stream() << planar::format_scene(planar::default_scene());
+      scene.commit();
+      std::cout << (d / "scene.txt").string() << "  the 2D scene (prox field2d)\n";
+      return 0;
+    }
     const auto [w, h] = parse_size(o->size);
     std::error_code ec;
     std::filesystem::create_directories(o->dir, ec);
