@@ -11,6 +11,8 @@
 #include "prox/mesh/batch.hpp"
 #include "prox/planar/field.hpp"
 
+#include <fmt/format.h>
+
 namespace prox::cli {
 namespace {
 
@@ -209,6 +211,55 @@ std::vector<double> camera_rays(const Camera& camera) {
 
 Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMode mode,
                   int threads, RenderStats* stats) {
+  RenderOptions o;
+  o.mode = mode;
+  o.threads = threads;
+  o.silhouette = false;
+  return render_mesh(index, camera, o, stats, nullptr);
+}
+
+namespace {
+
+// The closest points of a grid of plane samples, row by row: each pixel's
+// search is bounded by its left neighbour's distance plus their separation
+// (|d(p) - d(q)| <= |p - q|), so most traversals stop early; the bound is
+// never below the true distance, so every answer is the unbounded one.
+std::vector<MeshClosestPoint<double>> plane_closest(const MeshIndex<double>& index,
+                                                    const std::vector<Vec3d>& points, int width,
+                                                    int height, const BatchOptions& batch) {
+  std::vector<MeshClosestPoint<double>> out(points.size());
+  const auto w = static_cast<std::size_t>(width);
+  batch_for_each(static_cast<std::size_t>(height), batch, [&](std::size_t y) {
+    double prev = ScalarTraits<double>::infinity();
+    for (std::size_t x = 0; x < w; ++x) {
+      const std::size_t i = y * w + x;
+      double bound = ScalarTraits<double>::infinity();
+      if (x > 0 && std::isfinite(prev)) {
+        const double step = std::sqrt(squared_norm(points[i] - points[i - 1]));
+        bound = (prev + step) * (1 + 1e-9) + 1e-300;
+      }
+      MeshClosestPoint<double> r = index.closest_point(points[i], bound);
+      if (!r.found() && std::isfinite(bound)) r = index.closest_point(points[i]);
+      out[i] = r;
+      prev = r.found() ? std::sqrt(r.sq_distance) : ScalarTraits<double>::infinity();
+    }
+  });
+  return out;
+}
+
+Rgb8 blend(Rgb8 a, Rgb8 b, double t) {
+  auto m = [t](std::uint8_t x, std::uint8_t y) {
+    return static_cast<std::uint8_t>(std::lround(x + (y - x) * t));
+  };
+  return Rgb8{m(a.r, b.r), m(a.g, b.g), m(a.b, b.b)};
+}
+
+}  // namespace
+
+Image render_mesh(const MeshIndex<double>& index, const Camera& camera, const RenderOptions& options,
+                  RenderStats* stats, RenderLegend* legend) {
+  const RenderMode mode = options.mode;
+  const int threads = options.threads;
   Timer timer;
   const std::size_t n = static_cast<std::size_t>(camera.width) * static_cast<std::size_t>(camera.height);
   Image image = make_image(camera.width, camera.height, background);
@@ -217,42 +268,80 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMo
   std::size_t hits = 0;
   const std::string label = std::string("render ") + to_string(mode);
   if (mode == RenderMode::distance) {
-    // Sample the plane through the centre facing the camera: t = focus on every ray.
+    // Sample the plane facing the camera: t = focus - offset on every ray
+    // (|forward| = 1, so that is the plane at that depth along the view axis).
+    const double depth = camera.focus - options.offset;
     std::vector<Vec3d> points(n);
     for (int y = 0; y < camera.height; ++y)
       for (int x = 0; x < camera.width; ++x)
         points[static_cast<std::size_t>(y) * static_cast<std::size_t>(camera.width) + static_cast<std::size_t>(x)] =
-            camera.ray(x, y).at(camera.focus);
-    std::vector<MeshClosestPoint<double>> out(n);
-    in_blocks(n, label, [&](std::size_t b, std::size_t e) {
-      closest_points(index, std::span<const Vec3d>(points).subspan(b, e - b),
-                     std::span<MeshClosestPoint<double>>(out).subspan(b, e - b),
-                     ScalarTraits<double>::infinity(), batch);
-    });
+            camera.ray(x, y).at(depth);
+    std::vector<MeshClosestPoint<double>> out;
+    {
+      Progress progress(label, n);
+      out = plane_closest(index, points, camera.width, camera.height, batch);
+    }
+    std::vector<MeshSignedDistance<double>> sd(options.signed_distance ? n : 0);
+    if (options.signed_distance) {
+      in_blocks(n, label + " (sign)", [&](std::size_t b, std::size_t e) {
+        signed_distances(index, std::span<const Vec3d>(points).subspan(b, e - b),
+                         std::span<MeshSignedDistance<double>>(sd).subspan(b, e - b), batch);
+      });
+    }
     planar::FieldOptions field;
-    field.part = planar::Part::boundary;
-    const double pixel = 2.0 * std::sqrt(squared_norm(camera.up)) * camera.focus / camera.height;
+    field.part = options.signed_distance ? planar::Part::solid : planar::Part::boundary;
+    const double pixel = 2.0 * std::sqrt(squared_norm(camera.up)) * depth / camera.height;
     field.scale = pixel;
     field.band_spacing = camera.focus / 16;
     field.falloff = camera.focus / 4;
     field.band_width = 1.0;
-    double lo = ScalarTraits<double>::infinity(), hi = 0;
+    double lo = ScalarTraits<double>::infinity(), hi = -ScalarTraits<double>::infinity();
     for (std::size_t i = 0; i < n; ++i) {
-      const double d = std::sqrt(out[i].sq_distance);
-      if (out[i].found()) {
-        lo = std::min(lo, d);
-        hi = std::max(hi, d);
-      }
+      double d = std::sqrt(out[i].sq_distance);
+      if (options.signed_distance) d = sd[i].signed_distance;
       const int x = static_cast<int>(i % static_cast<std::size_t>(camera.width));
       const int y = static_cast<int>(i / static_cast<std::size_t>(camera.width));
-      if (out[i].found()) {
+      if (out[i].found() && std::isfinite(d)) {
+        lo = std::min(lo, d);
+        hi = std::max(hi, d);
         image.set(x, y, planar::field_color(d, field));
         ++hits;
       }
     }
+    if (!(lo <= hi)) lo = hi = 0;
+    if (options.silhouette) {
+      // The mesh's outline as seen from the eye, faint, for orientation.
+      const RenderBuffers b = cast_camera(index, camera, threads);
+      const int w = camera.width;
+      for (int y = 0; y < camera.height; ++y)
+        for (int x = 0; x < w; ++x) {
+          const bool in = b.ids[std::size_t(y) * std::size_t(w) + std::size_t(x)] >= 0;
+          const bool edge =
+              (x + 1 < w && (b.ids[std::size_t(y) * std::size_t(w) + std::size_t(x + 1)] >= 0) != in) ||
+              (y + 1 < camera.height &&
+               (b.ids[std::size_t(y + 1) * std::size_t(w) + std::size_t(x)] >= 0) != in);
+          if (edge) image.set(x, y, blend(image.at(x, y), Rgb8{255, 255, 255}, 0.45));
+        }
+    }
     if (stats) {
       stats->min_distance = hits ? lo : 0;
-      stats->max_distance = hi;
+      stats->max_distance = hits ? hi : 0;
+    }
+    if (legend) {
+      legend->what = fmt::format("{} distance on the plane {} from the eye{} · bands every {}",
+                                 options.signed_distance ? "signed (negative inside)" : "unsigned",
+                                 label_number(depth),
+                                 options.silhouette ? " · outline: the mesh" : "",
+                                 label_number(field.band_spacing));
+      legend->has_bar = true;
+      legend->bar.title = fmt::format("{} distance, mesh units ({} to {} in the picture)",
+                                      options.signed_distance ? "signed" : "unsigned",
+                                      label_number(lo), label_number(hi));
+      const double top = std::max(std::fabs(lo), std::fabs(hi));
+      legend->bar.lo = options.signed_distance ? -top : 0;
+      legend->bar.hi = top > 0 ? top : 1;
+      legend->bar.colour = [field](double v) { return planar::field_color(v, field); };
+      if (options.signed_distance) legend->bar.marks = {0.0};
     }
   } else {
     std::vector<Ray<double>> rays(n);
@@ -264,12 +353,20 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMo
       first_hits(index, std::span<const Ray<double>>(rays).subspan(b, e - b),
                  std::span<MeshRayHit<double>>(out).subspan(b, e - b), batch);
     });
-    // Depth grey is the hit's rank among all hit depths (histogram
-    // equalisation), so near-flat parts keep their relief.
-    std::vector<double> depths;
+    double dmin = ScalarTraits<double>::infinity(), dmax = -ScalarTraits<double>::infinity();
     for (const MeshRayHit<double>& h : out)
-      if (h.found()) depths.push_back(h.t);
-    std::sort(depths.begin(), depths.end());
+      if (h.found()) {
+        dmin = std::min(dmin, h.t);
+        dmax = std::max(dmax, h.t);
+      }
+    if (!(dmin <= dmax)) dmin = dmax = 0;
+    // Depth: grey linear in t between the nearest and farthest hit (a true
+    // depth scale, read off the colour bar): near white, far dark.
+    const double span = dmax > dmin ? dmax - dmin : 1;
+    auto depth_grey = [dmin, span](double t) {
+      const std::uint8_t v = to_byte(1.0 - 0.85 * std::clamp((t - dmin) / span, 0.0, 1.0));
+      return Rgb8{v, v, v};
+    };
     const TriangleMesh<double>& mesh = index.mesh();
     for (std::size_t i = 0; i < n; ++i) {
       const MeshRayHit<double>& h = out[i];
@@ -283,10 +380,7 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMo
         continue;
       }
       if (mode == RenderMode::depth) {
-        const auto rank = std::lower_bound(depths.begin(), depths.end(), h.t) - depths.begin();
-        const double g = 1.0 - static_cast<double>(rank) / static_cast<double>(depths.size());
-        const std::uint8_t v = to_byte(0.12 + 0.88 * g);
-        image.set(x, y, Rgb8{v, v, v});
+        image.set(x, y, depth_grey(h.t));
         continue;
       }
       const Vec3d a = mesh.corner(tri, 0);
@@ -299,12 +393,75 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMo
       image.set(x, y, Rgb8{to_byte((0.5 + 0.5 * nrm[0]) * light), to_byte((0.5 + 0.5 * nrm[1]) * light),
                            to_byte((0.5 + 0.5 * nrm[2]) * light)});
     }
+    if (stats) {
+      stats->min_depth = dmin;
+      stats->max_depth = dmax;
+    }
+    if (legend) {
+      const double pct = 100.0 * static_cast<double>(hits) / static_cast<double>(n ? n : 1);
+      switch (mode) {
+        case RenderMode::depth:
+          legend->what = fmt::format("depth along the view axis · {:.1f}% of pixels hit", pct);
+          legend->has_bar = true;
+          legend->bar.title = "depth t along the view axis, mesh units (near white, far dark)";
+          legend->bar.lo = dmin;
+          legend->bar.hi = dmax > dmin ? dmax : dmin + 1;
+          legend->bar.colour = depth_grey;
+          break;
+        case RenderMode::id:
+          legend->what = fmt::format("triangle ids (hashed colours) · {:.1f}% of pixels hit", pct);
+          break;
+        default:
+          legend->what =
+              fmt::format("face normals (x, y, z as red, green, blue; lit from the eye) · {:.1f}% of "
+                          "pixels hit",
+                          pct);
+      }
+    }
   }
   if (stats) {
     stats->ms = timer.ms();
     stats->hits = hits;
   }
   return image;
+}
+
+Image annotate_field(const Image& picture, const std::string& scene_name, std::size_t shapes,
+                     const std::vector<double>& field, const planar::FieldOptions& options) {
+  double lo = ScalarTraits<double>::infinity(), hi = -ScalarTraits<double>::infinity();
+  for (const double d : field)
+    if (std::isfinite(d)) {
+      lo = std::min(lo, d);
+      hi = std::max(hi, d);
+    }
+  if (!(lo <= hi)) lo = hi = 0;
+  const bool solid = options.part == planar::Part::solid;
+  ColourBar bar;
+  bar.title = fmt::format("{} distance, scene units ({} to {} in the picture)",
+                          solid ? "signed" : "unsigned", label_number(lo), label_number(hi));
+  const double top = std::max(std::fabs(lo), std::fabs(hi));
+  bar.lo = solid ? std::min(lo, 0.0) : 0;
+  bar.hi = top > 0 ? hi : 1;
+  bar.colour = [options](double v) { return planar::field_color(v, options); };
+  if (solid) bar.marks = {0.0};
+  std::vector<std::string> caption{fmt::format(
+      "{} · {} shapes · {}{} · {} scene units per pixel", scene_name, shapes,
+      solid ? "signed distance to the solids (negative inside, blue)"
+            : "unsigned distance to the outlines",
+      options.band_spacing > 0 ? " · bands every " + label_number(options.band_spacing) : "",
+      label_number(options.scale))};
+  return annotate(picture, caption, &bar);
+}
+
+Image annotate_render(const Image& picture, const std::string& mesh_name, const Camera& camera,
+                      const RenderLegend& legend) {
+  const Vec3d f = camera.forward;
+  std::vector<std::string> caption{
+      mesh_name + " · " + legend.what,
+      fmt::format("eye ({}, {}, {}) looking along ({}, {}, {})", label_number(camera.eye[0]),
+                  label_number(camera.eye[1]), label_number(camera.eye[2]), label_number(f[0]),
+                  label_number(f[1]), label_number(f[2]))};
+  return annotate(picture, caption, legend.has_bar ? &legend.bar : nullptr);
 }
 
 }  // namespace prox::cli

@@ -19,8 +19,10 @@
 #include <vector>
 
 #include "prox/core/ray.hpp"
+#include "prox/image/annotate.hpp"
 #include "prox/image/image.hpp"
 #include "prox/mesh/mesh_index.hpp"
+#include "prox/planar/field.hpp"
 
 namespace prox::cli {
 
@@ -57,6 +59,7 @@ struct RenderStats {
   double ms = 0;
   std::size_t hits = 0;  ///< pixels that hit the mesh (all pixels in distance mode)
   double min_distance = 0, max_distance = 0;  ///< distance mode: over the plane's pixels
+  double min_depth = 0, max_depth = 0;        ///< hit t over the pixels that hit
 };
 
 /// What each pixel's camera ray hits, row-major (row 0 at the top): t (the
@@ -75,5 +78,34 @@ std::vector<double> camera_rays(const Camera& camera);
 /// Renders the mesh; threads as in BatchOptions (0 = all cores).
 Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMode mode,
                   int threads, RenderStats* stats = nullptr);
+
+/// Everything render_mesh can be asked for.
+struct RenderOptions {
+  RenderMode mode = RenderMode::normal;
+  int threads = 0;
+  bool signed_distance = false;  ///< distance mode: negative inside (winding number), diverging colours
+  double offset = 0;             ///< distance mode: the plane this far from the target, toward the eye
+  bool silhouette = true;        ///< distance mode: the mesh's outline drawn faintly
+};
+
+/// What a picture shows, for its caption and colour bar (filled by render_mesh).
+struct RenderLegend {
+  std::string what;        ///< e.g. "unsigned distance on the plane 1.6 from the eye"
+  bool has_bar = false;    ///< depth and distance modes
+  ColourBar bar;
+};
+
+/// Renders the mesh as `options` say; legend (optional) says how to read it.
+Image render_mesh(const MeshIndex<double>& index, const Camera& camera, const RenderOptions& options,
+                  RenderStats* stats = nullptr, RenderLegend* legend = nullptr);
+
+/// A 2D scene's distance-field picture with its caption and colour bar
+/// (values in scene units over the field's range).
+Image annotate_field(const Image& picture, const std::string& scene_name, std::size_t shapes,
+                     const std::vector<double>& field, const planar::FieldOptions& options);
+
+/// The picture with its caption ("NAME · WHAT · view ...") and colour bar.
+Image annotate_render(const Image& picture, const std::string& mesh_name, const Camera& camera,
+                      const RenderLegend& legend);
 
 }  // namespace prox::cli

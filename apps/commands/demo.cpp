@@ -148,19 +148,25 @@ void mesh_pictures(const DemoMesh& dm, const MeshIndex<double>& index, const Dem
   };
   const Vec3d view = dm.name == "torus" ? Vec3d{0, -1, 1.2} : Vec3d{0, 0, 1};
   const Camera cam = make_camera(index.mesh().bounds(), view, w, h);
+  const auto picture = [&](RenderMode mode) {
+    RenderOptions ro;
+    ro.mode = mode;
+    ro.threads = o.threads;
+    RenderLegend legend;
+    const Image img = render_mesh(index, cam, ro, nullptr, &legend);
+    return annotate_render(img, dm.name, cam, legend);
+  };
   if (dm.name != "knot") {
-    save(dm.name + "-normal.png", render_mesh(index, cam, RenderMode::normal, o.threads),
-         dm.name + ", shaded normals");
+    save(dm.name + "-normal.png", picture(RenderMode::normal), dm.name + ", shaded normals");
     return;
   }
   const std::pair<RenderMode, const char*> modes[] = {
       {RenderMode::normal, "shaded normals"},
-      {RenderMode::depth, "depth (near = bright)"},
+      {RenderMode::depth, "depth (near = bright, with its scale)"},
       {RenderMode::id, "triangle ids (hashed colours)"},
       {RenderMode::distance, "unsigned distance on the plane z = 0 (bands every 1/16 diagonal)"}};
   for (const auto& [mode, what] : modes) {
-    save(dm.name + "-" + to_string(mode) + ".png", render_mesh(index, cam, mode, o.threads),
-         dm.name + ", " + what);
+    save(dm.name + "-" + to_string(mode) + ".png", picture(mode), dm.name + ", " + what);
   }
   write_slice_vti(std::filesystem::path(o.dir) / "knot-slice.vti", index, o.threads);
   pictures.push_back({"knot-slice.vti", "knot, unsigned distance on z = 0, 160x120 grid (ParaView)"});
@@ -172,7 +178,13 @@ void field_pictures(const DemoOptions& o, std::vector<Picture>& pictures) {
   for (const planar::Part part : {planar::Part::boundary, planar::Part::solid}) {
     field.part = part;
     const bool solid = part == planar::Part::solid;
-    const Image img = planar::render_distance_field(planar::default_scene(), field);
+    const planar::Scene scene = planar::default_scene();
+    Image img = planar::render_distance_field(scene, field);
+    planar::FieldOptions sized = field;
+    sized.width = img.width;
+    sized.height = img.height;
+    img = annotate_field(img, "seed scene", scene.shapes.size(), planar::distance_field(scene, sized),
+                         sized);
     const std::string file = solid ? "field2d-signed.png" : "field2d.png";
     write_png(std::filesystem::path(o.dir) / file, img);
     pictures.push_back({file, fmt::format("2D scene, {} distance field, {}x{}",

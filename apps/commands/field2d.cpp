@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "render.hpp"
 #include "prox/image/png.hpp"
 #include "prox/planar/field.hpp"
 #include "prox/planar/scene.hpp"
@@ -18,6 +19,7 @@ Runner setup_field2d(CLI::App& app) {
     std::string scene, out, size;
     bool signed_field = false;
     double band = 25;
+    bool plain = false;
     int threads = 0;
   };
   auto o = std::make_shared<Options>();
@@ -32,6 +34,7 @@ Runner setup_field2d(CLI::App& app) {
   app.add_option("--band", o->band, "a band every N scene units (0: no bands)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  app.add_flag("--plain", o->plain, "the picture alone (no caption or colour bar)");
   add_threads_option(app, o->threads);
   app.footer("Example: prox field2d -o field.png --signed");
   return [o]() {
@@ -52,7 +55,14 @@ Runner setup_field2d(CLI::App& app) {
                              static_cast<double>(scene.height) / h);
     }
     Timer timer;
-    const Image image = planar::render_distance_field(scene, field);
+    Image image = planar::render_distance_field(scene, field);
+    if (!o->plain) {
+      planar::FieldOptions sized = field;
+      sized.width = image.width;
+      sized.height = image.height;
+      image = annotate_field(image, o->scene.empty() ? "seed scene" : o->scene,
+                             scene.shapes.size(), planar::distance_field(scene, sized), sized);
+    }
     write_png(o->out, image);
     std::cerr << fmt::format("prox field2d: wrote {} ({}x{}, {} shapes, {} field, {:.0f} ms)\n",
                              o->out, image.width, image.height, scene.shapes.size(),

@@ -1,6 +1,9 @@
 // apps/commands/render.cpp — `prox render MESH -o OUT.png`: a ray-cast picture,
 // and on request the numbers behind it (depth, triangle ids, normals as .npy)
 // and the camera rays themselves (a .npy that `prox raycast` reads).
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -26,8 +29,9 @@ Runner setup_render(CLI::App& app) {
   struct Options {
     std::string mesh, out, size = "800x600", view = "+z", mode = "normal";
     std::string eye, target, up = "0,1,0";
-    std::string out_depth, out_ids, out_normals, rays;
-    double fov = 60;
+    std::string out_depth, out_ids, out_normals, rays, plane;
+    double fov = 60, offset = 0;
+    bool signed_distance = false, plain = false;
     int threads = 0;
   };
   auto o = std::make_shared<Options>();
@@ -44,6 +48,17 @@ Runner setup_render(CLI::App& app) {
       ->needs(eye);
   app.add_option("--up", o->up, "up direction X,Y,Z with --eye")->capture_default_str()->needs(eye);
   eye->excludes(view);
+  auto* plane = app.add_option("--plane", o->plane,
+                               "distance mode: slice the axis plane x=V, y=V or z=V, seen from its "
+                               "+ side (instead of --view / --eye)");
+  plane->excludes(view)->excludes(eye);
+  app.add_option("--offset", o->offset,
+                 "distance mode: move the slice this far toward the eye (mesh units)");
+  app.add_flag("--signed", o->signed_distance,
+               "distance mode: signed distance (negative inside, by the winding number), inside "
+               "and outside coloured apart");
+  app.add_flag("--plain", o->plain,
+               "the picture alone, exactly --size (no caption or colour bar)");
   app.add_option("--fov", o->fov, "vertical field of view, degrees")->capture_default_str();
   app.add_option("--mode", o->mode,
                  "depth | normal | id (hashed triangle colours) | distance (unsigned distance "
@@ -79,10 +94,29 @@ Runner setup_render(CLI::App& app) {
     const RenderMode mode = parse_render_mode(o->mode);
     if (!(o->fov > 0 && o->fov < 180))
       throw UsageError("--fov must be between 0 and 180 degrees (exclusive)");
+    if ((o->signed_distance || !o->plane.empty() || o->offset != 0) && mode != RenderMode::distance)
+      throw UsageError("--signed, --plane and --offset are for --mode distance");
     LoadedMesh m = load_mesh(o->mesh, o->threads);
     const Box3<double> bounds = m.index->mesh().bounds();
+    const Vec3d centre = bounds.is_empty() ? Vec3d::zero() : bounds.center();
     Camera camera;
-    if (!o->eye.empty()) {
+    if (!o->plane.empty()) {
+      const std::string& p = o->plane;
+      int axis = -1;
+      if (p.size() > 2 && p[1] == '=') axis = p[0] == 'x' ? 0 : p[0] == 'y' ? 1 : p[0] == 'z' ? 2 : -1;
+      char* end = nullptr;
+      const double v = axis >= 0 ? std::strtod(p.c_str() + 2, &end) : 0;
+      if (axis < 0 || end == p.c_str() + 2 || *end != '\0' || !std::isfinite(v))
+        throw UsageError("--plane must be x=V, y=V or z=V, not '" + p + "'");
+      Vec3d dir{0, 0, 0};
+      dir[axis] = 1;
+      camera = make_camera(bounds, dir, w, h, o->fov);
+      // Same framing, the target moved onto the plane.
+      Vec3d target = centre;
+      target[axis] = v;
+      const Vec3d shift = target - centre;
+      camera.eye = camera.eye + shift;
+    } else if (!o->eye.empty()) {
       const Vec3d eye_at = parse_point(o->eye, "--eye");
       const Vec3d target = o->target.empty()
                                ? (bounds.is_empty() ? Vec3d::zero() : bounds.center())
@@ -115,7 +149,19 @@ Runner setup_render(CLI::App& app) {
       return 0;
     }
     RenderStats stats;
-    const Image image = render_mesh(*m.index, camera, mode, o->threads, &stats);
+    RenderOptions ro;
+    ro.mode = mode;
+    ro.threads = o->threads;
+    ro.signed_distance = o->signed_distance;
+    ro.offset = o->offset;
+    ro.silhouette = !o->plain;
+    RenderLegend legend;
+    Image image = render_mesh(*m.index, camera, ro, &stats, &legend);
+    if (!o->plain) {
+      if (!o->plane.empty()) legend.what += " (plane " + o->plane + ")";
+      image = annotate_render(image, std::filesystem::path(o->mesh).filename().string(), camera,
+                              legend);
+    }
     const std::vector<std::uint8_t> png = encode_png(image);
     Output out(o->out);
     out.stream().write(reinterpret_cast<const char*>(png.data()),
@@ -123,12 +169,14 @@ Runner setup_render(CLI::App& app) {
     out.commit();
     const std::string what =
         mode == RenderMode::distance
-            ? fmt::format("distance on the plane {:.4g} from the eye, {:.4g} to {:.4g}",
-                          camera.focus, stats.min_distance, stats.max_distance)
+            ? fmt::format("{} distance on the plane {:.4g} from the eye, {:.4g} to {:.4g}",
+                          o->signed_distance ? "signed" : "unsigned", camera.focus - o->offset,
+                          stats.min_distance, stats.max_distance)
             : fmt::format("{:.1f}% of pixels on the mesh",
                           100.0 * static_cast<double>(stats.hits) / (static_cast<double>(w) * h));
     summary("prox render", fmt::format("wrote {} ({}x{}, {} mode, {}, {:.0f} ms)",
-                                       o->out == "-" ? "standard output" : o->out, w, h,
+                                       o->out == "-" ? "standard output" : o->out, image.width,
+                                       image.height,
                                        to_string(mode), what, stats.ms));
     return 0;
   };

@@ -167,7 +167,8 @@ TEST(Cli, RealFilesOfEveryKindFromTheCgalArchive) {
   }
   // A picture of a real mesh, and closest points on a file with no triangles (all misses).
   TempDir tmp;
-  const RunResult pic = run_prox({"render", bunny, "-o", tmp / "b.png", "--size", "120x90", "--view", "-x"});
+  const RunResult pic =
+      run_prox({"render", bunny, "-o", tmp / "b.png", "--size", "120x90", "--view", "-x", "--plain"});
   ASSERT_EQ(pic.code, 0) << pic.err;
   EXPECT_EQ(read_png(tmp / "b.png").width, 120);
   const RunResult none = run_prox({"closest", dir + "b9.ply", "-", "--columns",
@@ -387,7 +388,8 @@ TEST(Cli, RenderPicturesHaveTheirSizeAndKnownPixels) {
   const Rgb8 background{22, 24, 31};
   for (const char* mode : {"depth", "normal", "id", "distance"}) {
     const std::string png = dir / (std::string(mode) + ".png");
-    const RunResult r = run_prox({"render", sphere, "-o", png, "--size", "80x60", "--mode", mode});
+    const RunResult r =
+        run_prox({"render", sphere, "-o", png, "--size", "80x60", "--mode", mode, "--plain"});
     ASSERT_EQ(r.code, 0) << r.err;
     const Image img = read_png(png);
     ASSERT_EQ(img.width, 80);
@@ -408,7 +410,7 @@ TEST(Cli, RenderPicturesHaveTheirSizeAndKnownPixels) {
       EXPECT_EQ(img.at(79, 59), background) << mode;
     }
     if (std::string(mode) == "depth") {
-      EXPECT_EQ(centre, (Rgb8{255, 255, 255}));  // the nearest point
+      EXPECT_GE(centre.r, 250);  // the nearest point is (nearly) white
     }
     if (std::string(mode) == "normal") {
       // Facing the eye: normal (0, 0, 1) -> blue channel brightest.
@@ -417,14 +419,15 @@ TEST(Cli, RenderPicturesHaveTheirSizeAndKnownPixels) {
     }
   }
   // --view -x: the eye on the -x side; a silhouette of the same size.
-  const RunResult side = run_prox({"render", sphere, "-o", dir / "side.png", "--size", "80x60", "--view", "-x"});
+  const RunResult side =
+      run_prox({"render", sphere, "-o", dir / "side.png", "--size", "80x60", "--view", "-x", "--plain"});
   ASSERT_EQ(side.code, 0) << side.err;
   EXPECT_EQ(read_png(dir / "side.png").at(40, 30).r, read_png(dir / "side.png").at(40, 30).r);
 }
 
 TEST(Cli, Field2dPicture) {
   TempDir dir;
-  const RunResult r = run_prox({"field2d", "-o", dir / "f.png", "--size", "500x350"});
+  const RunResult r = run_prox({"field2d", "-o", dir / "f.png", "--size", "500x350", "--plain"});
   ASSERT_EQ(r.code, 0) << r.err;
   const Image img = read_png(dir / "f.png");
   ASSERT_EQ(img.width, 500);
@@ -436,7 +439,7 @@ TEST(Cli, Field2dPicture) {
   for (int x = 405; x <= 410; ++x) outline |= img.at(x, 100).b > 150;
   EXPECT_TRUE(outline);
   EXPECT_LT(img.at(360, 100).b, 110);
-  const RunResult s = run_prox({"field2d", "-o", dir / "s.png", "--signed"});
+  const RunResult s = run_prox({"field2d", "-o", dir / "s.png", "--signed", "--plain"});
   ASSERT_EQ(s.code, 0) << s.err;
   const Image signed_img = read_png(dir / "s.png");
   EXPECT_EQ(signed_img.width, 1000);
@@ -447,7 +450,7 @@ TEST(Cli, Field2dPicture) {
 TEST(Cli, Field2dSceneFile) {
   TempDir dir;
   spit(dir / "scene.txt", "canvas 200 100\ncircle 50 50 30\nbox 120 20 180 80\n");
-  const RunResult r = run_prox({"field2d", dir / "scene.txt", "-o", dir / "s.png", "--band", "0"});
+  const RunResult r = run_prox({"field2d", dir / "scene.txt", "-o", dir / "s.png", "--band", "0", "--plain"});
   ASSERT_EQ(r.code, 0) << r.err;
   const Image img = read_png(dir / "s.png");
   ASSERT_EQ(img.width, 200);

@@ -12,6 +12,7 @@
 #include <random>
 
 #include "cli_support.hpp"
+#include "prox/image/png.hpp"
 #include "prox/io/npy.hpp"
 #include "prox/io/read_mesh.hpp"
 #include "prox/io/write_mesh.hpp"
@@ -321,4 +322,36 @@ TEST(CliOutputs, OptionErrorsInProxsWords) {
     EXPECT_EQ(r.out.find("POSITIVE"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("INT in ["), std::string::npos) << r.out;
   }
+}
+
+TEST(CliOutputs, PicturesCarryACaptionAndAColourBar) {
+  TempDir dir;
+  const std::string png = dir / "d.png";
+  const RunResult r = run_prox({"render", bunny, "-o", png, "--size", "200x150", "--mode",
+                                "distance", "--signed", "--plane", "z=0.1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Image img = read_png(png);
+  EXPECT_GT(img.width, 200);   // the colour-bar panel
+  EXPECT_GT(img.height, 150);  // the caption strip
+  const Rgb8 panel = img.at(img.width - 1, img.height - 1);
+  int caption_ink = 0, bar = 0;
+  for (int y = 150; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) caption_ink += img.at(x, y) == panel ? 0 : 1;
+  for (int y = 0; y < 150; ++y) bar += img.at(206, y) == panel ? 0 : 1;
+  EXPECT_GT(caption_ink, 300) << "the caption names the mesh, mode and plane";
+  EXPECT_GT(bar, 100) << "a colour bar beside the picture";
+  // The summary no longer claims the plane is on the mesh.
+  EXPECT_EQ(r.err.find("of pixels on the mesh"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("signed distance on the plane"), std::string::npos) << r.err;
+  // --plain: exactly --size.
+  const RunResult p = run_prox({"render", bunny, "-o", dir / "p.png", "--size", "64x48", "--plain"});
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_EQ(read_png(dir / "p.png").width, 64);
+  // field2d too.
+  const RunResult f = run_prox({"field2d", "-o", dir / "f.png", "--size", "300x210", "--signed"});
+  ASSERT_EQ(f.code, 0) << f.err;
+  const Image fi = read_png(dir / "f.png");
+  EXPECT_GT(fi.width, 300);
+  EXPECT_GT(fi.height, 210);
+  EXPECT_EQ(run_prox({"render", bunny, "-o", dir / "x.png", "--signed"}).code, 2);  // not distance mode
 }
