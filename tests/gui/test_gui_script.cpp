@@ -134,7 +134,7 @@ TEST_F(Scripted, MagnetBoundarySolidDragAndField) {
 
 TEST_F(Scripted, MagnetSceneFileAndPin) {
   write("scene.txt", "canvas 400 300\nbox 100 100 200 200\npolyline 250 50 350 50 350 150\n");
-  write("steps.txt", "move 150 120\nkey P\nmove 380 280\n");
+  write("steps.txt", "move 150 120\nkey P\nmove 380 280\nscreenshot nohelp.png\nkey W\nkey H\n");
   const Outcome r = run("magnet scene.txt --hidden --readout --script steps.txt --screenshot pin.png");
   ASSERT_EQ(r.code, 0) << r.err;
   // Pinned at (150, 120): the mouse's later move leaves the probe there.
@@ -148,7 +148,20 @@ TEST_F(Scripted, MagnetSceneFileAndPin) {
   EXPECT_EQ(field(line, "feature"), "corner-0") << line;
   const Image img = read_png(path("pin.png"));
   EXPECT_EQ(img.width, 400);
-  EXPECT_TRUE(colour_near(img, Vec2d{150, 100}, kAmber));
+  const Image nohelp = read_png(path("nohelp.png"));
+  EXPECT_TRUE(colour_near(nohelp, Vec2d{150, 100}, kAmber));
+  // W wrote a timestamped screenshot in the current folder; H drew the help panel.
+  int shots = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir_))
+    if (e.path().filename().string().rfind("prox-magnet-", 0) == 0 && e.path().extension() == ".png") {
+      ++shots;
+      EXPECT_EQ(read_png(e.path()).width, 400);
+    }
+  EXPECT_EQ(shots, 1);
+  int changed = 0;
+  for (int y = 100; y < 200; ++y)
+    for (int x = 20; x < 380; ++x) changed += !(nohelp.at(x, y) == img.at(x, y));
+  EXPECT_GT(changed, 20000) << "H did not draw the help panel";
 }
 
 TEST_F(Scripted, ErrorsNameTheFileAndLine) {
@@ -176,8 +189,9 @@ TEST_F(Scripted, ErrorsNameTheFileAndLine) {
 TEST_F(Scripted, ViewPickAndProbeMatchTheLibrary) {
   const std::string mesh = std::string(PROX_CGAL_DATA_DIR) + "/meshes/octahedron.off";
   const int w = 200, h = 150;
-  write("steps.txt", "move 100 90\nclick 100 90\nwheel 4 shift\nkey 3\nscreenshot id.png\n");
-  const Outcome r = run("view '" + mesh + "' --hidden --size 200x150 --readout --script steps.txt --threads 1");
+  write("steps.txt", "move 100 90\nclick 100 90\nwheel 4 shift\nkey 3\nscreenshot id.png\n"
+                     "drag 10 10 60 20\nmove 100 90\n");
+  const Outcome r = run("view '" + mesh + "' --hidden --size 200x150 --readout --script steps.txt --threads 1 --stats");
   ASSERT_EQ(r.code, 0) << r.err;
   const io::LoadedIndex<double> loaded = io::load_index<double>(mesh);
   const MeshIndex<double>& index = *loaded.index;
@@ -192,8 +206,8 @@ TEST_F(Scripted, ViewPickAndProbeMatchTheLibrary) {
   std::istringstream s(r.out);
   std::string pick, probe;
   for (std::string line; std::getline(s, line);) {
-    if (line.rfind("view pick x=100 y=90 ", 0) == 0) pick = line;
-    if (line.rfind("view probe ", 0) == 0) probe = line;
+    if (line.rfind("view pick x=100 y=90 ", 0) == 0 && pick.empty()) pick = line;  // before the orbit
+    if (line.rfind("view probe ", 0) == 0) probe = line;  // the last: after the wheel
   }
   ASSERT_FALSE(pick.empty()) << r.out;
   EXPECT_EQ(std::stoi(field(pick, "triangle")), hit.triangle) << pick;
@@ -208,6 +222,9 @@ TEST_F(Scripted, ViewPickAndProbeMatchTheLibrary) {
   const Image id = read_png(path("id.png"));
   EXPECT_EQ(id.width, w);
   EXPECT_EQ(id.height, h);
+  // Progressive: the drag drew coarse frames, the end a full one (--stats on stderr).
+  EXPECT_NE(r.err.find("prox view: 3 full frames (200x150)"), std::string::npos) << r.err;  // start, id, after the drag
+  EXPECT_EQ(r.err.find(" 0 coarse frames"), std::string::npos) << r.err;
 
   const Outcome bench = run("view '" + mesh + "' --hidden --size 64x48 --bench 3 --threads 1");
   ASSERT_EQ(bench.code, 0) << bench.err;
