@@ -156,6 +156,16 @@ Window::Window(const WindowOptions& o) : width_(o.width), height_(o.height) {
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     sdl_fail(o.hidden ? "cannot start SDL's offscreen video" : "cannot open a window (is DISPLAY set?)");
   }
+  if (!o.hidden) {
+    // SDL falls back to its offscreen driver when there is no display: a window
+    // nobody can see, waiting forever. Say so instead.
+    const std::string driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "";
+    if (driver == "offscreen" || driver == "dummy" || driver == "evdev") {
+      SDL_Quit();
+      throw std::runtime_error("no display to open a window on (DISPLAY or WAYLAND_DISPLAY unset?); "
+                               "--hidden with --script or --screenshot runs without one");
+    }
+  }
   if (TTF_Init() != 0) sdl_fail("cannot start SDL_ttf");
   // The software renderer draws the same pixels on every machine (tests read them).
   SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");

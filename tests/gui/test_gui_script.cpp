@@ -41,8 +41,8 @@ class Scripted : public ::testing::Test {
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
   void write(const std::string& name, const std::string& text) const { std::ofstream(path(name)) << text; }
-  Outcome run(const std::string& args) const {
-    const std::string cmd = std::string("cd '") + dir_.string() + "' && '" + PROX_CLI_PATH + "' " + args +
+  Outcome run(const std::string& args, const std::string& env = "") const {
+    const std::string cmd = std::string("cd '") + dir_.string() + "' && " + env + " '" + PROX_CLI_PATH + "' " + args +
                             " >'" + path("out.txt") + "' 2>'" + path("err.txt") + "'";
     Outcome r;
     const int status = std::system(cmd.c_str());
@@ -181,6 +181,10 @@ TEST_F(Scripted, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.err.find("missing.off"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(path("a.png")));
+  // No display and no --hidden: an error, not an invisible window waiting forever.
+  r = run("magnet", "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("prox magnet: no display to open a window on"), std::string::npos) << r.err;
   r = run("--help");
   EXPECT_NE(r.out.find("magnet"), std::string::npos);
   EXPECT_NE(r.out.find("view"), std::string::npos);
