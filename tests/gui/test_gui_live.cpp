@@ -41,7 +41,7 @@ class Live : public ::testing::Test {
   unsigned long start(std::vector<std::string> args, const std::string& title) {
     args.insert(args.begin(), PROX_CLI_PATH);
     out_ = dir_ / "stdout.txt";
-    app_ = std::make_unique<Child>(args, std::vector<std::string>{x_->env()}, out_.string());
+    app_ = std::make_unique<Child>(args, std::vector<std::string>{x_->env(), child_asan_options()}, out_.string());
     const unsigned long win = x_->find_window(title);
     if (win) x_->xdotool("windowfocus --sync " + std::to_string(win));
     return win;

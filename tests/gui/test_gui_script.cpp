@@ -42,7 +42,7 @@ class Scripted : public ::testing::Test {
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
   void write(const std::string& name, const std::string& text) const { std::ofstream(path(name)) << text; }
   Outcome run(const std::string& args, const std::string& env = "") const {
-    const std::string cmd = std::string("cd '") + dir_.string() + "' && " + env + " '" + PROX_CLI_PATH + "' " + args +
+    const std::string cmd = std::string("cd '") + dir_.string() + "' && env \"" + child_asan_options() + "\" " + env + " '" + PROX_CLI_PATH + "' " + args +
                             " >'" + path("out.txt") + "' 2>'" + path("err.txt") + "'";
     Outcome r;
     const int status = std::system(cmd.c_str());
