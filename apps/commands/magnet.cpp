@@ -401,8 +401,10 @@ class Magnet {
     double ry = 10;
     for (std::size_t i = 0; i < answers_.size(); ++i) {
       const ShapeAnswer& a = answers_[i];
-      std::string s = fmt::format("{} {}: {:.1f} at {}", planar::shape_keyword(scene_.shapes[i]), i,
-                                  a.distance, a.feature);
+      std::string s = a.feature == "inside"
+                          ? fmt::format("{} {}: 0.0, P is inside", planar::shape_keyword(scene_.shapes[i]), i)
+                          : fmt::format("{} {}: {:.1f} at {}", planar::shape_keyword(scene_.shapes[i]), i,
+                                        a.distance, a.feature);
       if (a.signed_d) s += fmt::format(", signed {:.1f}", *a.signed_d);
       const auto [w, h] = window_.text_size(s);
       window_.text(s, window_.width() - 12 - w, ry, kSilver);
