@@ -40,5 +40,9 @@ Runner setup_field2d(CLI::App& app);
 Runner setup_demo(CLI::App& app);
 Runner setup_bench(CLI::App& app);
 Runner setup_sphere(CLI::App& app);
+#ifdef PROX_HAVE_SDL2
+Runner setup_magnet(CLI::App& app);  // SDL2 window (built only when SDL2 is found)
+Runner setup_view(CLI::App& app);    // SDL2 window (built only when SDL2 is found)
+#endif
 
 }  // namespace prox::cli

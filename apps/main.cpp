@@ -28,6 +28,12 @@ const Command commands[] = {
     {"demo", "the main job on built-in meshes: queries, timings and pictures",
      prox::cli::setup_demo},
     {"bench", "prox beside Embree and CGAL on the peer workloads", prox::cli::setup_bench},
+#ifdef PROX_HAVE_SDL2
+    {"magnet", "window: every 2D shape's closest point to the mouse (seed 004's Magnet)",
+     prox::cli::setup_magnet},
+    {"view", "window: a mesh ray-cast by prox, picking and a probe's closest point",
+     prox::cli::setup_view},
+#endif
 };
 
 std::string one_line(std::string s) {

@@ -96,16 +96,21 @@ Ray<double> Camera::ray(int x, int y) const {
 
 Camera make_camera(const Box3<double>& bounds, const Vec3d& view, int width, int height,
                    double vfov_degrees) {
-  Camera c;
-  c.width = width;
-  c.height = height;
   const bool empty = bounds.is_empty();
   const Vec3d center = empty ? Vec3d::zero() : bounds.center();
   double diag = empty ? 1.0 : std::sqrt(squared_norm(bounds.diagonal()));
   if (!(diag > 0)) diag = 1.0;
+  return look_at(center, view, diag, width, height, vfov_degrees);
+}
+
+Camera look_at(const Vec3d& target, const Vec3d& view, double distance, int width, int height,
+               double vfov_degrees) {
+  Camera c;
+  c.width = width;
+  c.height = height;
   const Vec3d dir = unit(view);
-  c.focus = diag;
-  c.eye = center + dir * diag;
+  c.focus = distance;
+  c.eye = target + dir * distance;
   c.forward = -dir;
   Vec3d up_hint{0, 1, 0};
   if (std::abs(dir[1]) > 0.999 * std::sqrt(squared_norm(dir))) up_hint = Vec3d{0, 0, dir[1] > 0 ? -1.0 : 1.0};

@@ -45,6 +45,10 @@ struct Camera {
 /// The camera looking at `bounds` from direction `view`, width x height pixels.
 Camera make_camera(const Box3<double>& bounds, const Vec3d& view, int width, int height,
                    double vfov_degrees = 60);
+/// The camera at target + distance * unit(view), looking at target (focus = distance),
+/// up as in make_camera; make_camera is look_at(centre, view, |diagonal|, ...).
+Camera look_at(const Vec3d& target, const Vec3d& view, double distance, int width, int height,
+               double vfov_degrees = 60);
 
 /// The camera at `eye` looking at `target`, `up` (projected) upwards, vertical
 /// field of view vfov_degrees; focus = |target - eye| (the distance slice is

@@ -13,6 +13,8 @@ packages=(
   libtinyobjloader-dev                         # OBJ reader
   libembree-dev libcgal-dev                    # peers in the benchmark
   libcgal-demo                                 # ships data.tar.gz: real meshes for tests
+  libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core # prox magnet / prox view windows (optional)
+  xvfb xdotool                                 # tests/gui: drive those windows as a person would
 )
 
 missing=()

@@ -53,7 +53,7 @@ endforeach()
 
 # The prox command and its subcommands, the examples, the benchmark areas.
 file(GLOB app_sources RELATIVE ${PROX_SOURCE}/apps
-     ${PROX_SOURCE}/apps/*.cpp ${PROX_SOURCE}/apps/commands/*.cpp)
+     ${PROX_SOURCE}/apps/*.cpp ${PROX_SOURCE}/apps/commands/*.cpp ${PROX_SOURCE}/apps/gui/*.cpp)
 foreach(s IN LISTS app_sources)
   expect_listed(${PROX_SOURCE}/apps/CMakeLists.txt ${s})
 endforeach()
