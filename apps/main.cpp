@@ -26,6 +26,8 @@ const Command commands[] = {
     {"demo", "the main job on built-in meshes: queries, timings and pictures",
      prox::cli::setup_demo},
     {"bench", "prox beside Embree and CGAL on the peer workloads", prox::cli::setup_bench},
+    {"sdf", "signed distance grid of a mesh (.npy .npz .vti), exact at every node",
+     prox::cli::setup_sdf},
 };
 
 std::string one_line(std::string s) {
