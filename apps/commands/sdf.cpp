@@ -21,8 +21,10 @@
 #include "npz.hpp"
 #include "prox/io/atomic_file.hpp"
 #include "prox/io/npy.hpp"
+#include "prox/image/png.hpp"
 #include "prox/io/vti.hpp"
 #include "prox/mesh/sdf_grid.hpp"
+#include "sdf_slice.hpp"
 #include "signing.hpp"
 
 namespace prox::cli {
@@ -70,7 +72,7 @@ std::string json_array(const std::array<double, 3>& a) {
 
 Runner setup_sdf(CLI::App& app) {
   struct Options {
-    std::string mesh, out, res;
+    std::string mesh, out, res, slice, slice_out;
     double dx = 0, padding = 0.1, band = ScalarTraits<double>::infinity();
     bool float32 = false;
     int threads = 0;
@@ -93,12 +95,27 @@ Runner setup_sdf(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   add_sign_options(app, o->sign);
   app.add_flag("--float32", o->float32, "store float32 values (default float64)");
+  app.add_option("--slice", o->slice,
+                 "also draw one plane as a PNG: x=F, y=F or z=F, F in [0, 1] of the grid's extent");
+  app.add_option("--slice-out", o->slice_out,
+                 "the slice picture (default: the output's name with .slice-AXIS.png)");
   add_threads_option(app, o->threads);
   app.footer("Example: prox sdf bunny.off -o bunny.npz --res 128");
   return [o]() {
     const std::string ext = lower_extension(o->out);
     if (ext != ".npy" && ext != ".npz" && ext != ".vti")
       throw UsageError("-o must name a .npy, .npz or .vti file, not '" + o->out + "'");
+    std::pair<int, double> slice{-1, 0.0};
+    if (!o->slice.empty()) slice = parse_slice(o->slice);
+    std::string slice_path = o->slice_out;
+    if (slice.first >= 0 && slice_path.empty()) {
+      std::filesystem::path p(o->out);
+      p.replace_extension(std::string(".slice-") + char('x' + slice.first) + ".png");
+      slice_path = p.string();
+    }
+    if (!slice_path.empty() && lower_extension(slice_path) != ".png")
+      throw UsageError("--slice-out must name a .png file, not '" + slice_path + "'");
+    if (!o->slice_out.empty() && slice.first < 0) throw UsageError("--slice-out needs --slice");
     bool cubic = true;
     const std::array<std::size_t, 3> r = parse_res(o->res.empty() ? "64" : o->res, cubic);
     LoadedMesh m = load_mesh(o->mesh, o->threads);
@@ -175,6 +192,7 @@ Runner setup_sdf(CLI::App& app) {
       else io::write_vti(data.stream(), v, g.values.data());
       data.commit();
     }
+    if (slice.first >= 0) write_png(slice_path, slice_image(g, slice.first, slice.second));
     std::cout << fmt::format(
         "{} nodes ({} x {} x {}), spacing {:.6g}, sign {} ({} signed, the rest copied), "
         "{} unsure, {:.3f} s -> {}\n",

@@ -546,6 +546,22 @@ TEST(Cli, SdfGridFiles) {
   EXPECT_NE(z.find("spacing.npy"), std::string::npos);
   ASSERT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.vti", "--dx", "0.2", "--band", "0.05"}).code, 0);
   EXPECT_NE(slurp(dir / "g.vti").find("ImageData"), std::string::npos);
+  // A slice picture: blue inside, orange outside, a black zero contour.
+  ASSERT_EQ(run_prox({"sdf", mesh, "-o", dir / "s.npy", "--res", "24", "--slice", "z=0.5"}).code, 0);
+  const Image pic = read_png(dir / "s.slice-z.png");
+  int blue = 0, orange = 0, black = 0;
+  for (int y = 0; y < pic.height; ++y)
+    for (int x = 0; x < pic.width; ++x) {
+      const Rgb8 c = pic.at(x, y);
+      blue += c.b > c.r + 20;
+      orange += c.r > c.b + 60;
+      black += c.r == 0 && c.g == 0 && c.b == 0;
+    }
+  EXPECT_GT(blue, 1000);
+  EXPECT_GT(orange, 1000);
+  EXPECT_GT(black, 100);
+  EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "s.npy", "--slice", "w=0.5"}).code, 2);
+  EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "s.npy", "--slice", "z=1.5"}).code, 2);
   // Wrong usage.
   EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.txt"}).code, 2);
   EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.npy", "--res", "12x3"}).code, 2);

@@ -10,7 +10,8 @@
 // |d| > W are clamped to +-W (the sign still exact). The grid's coherence makes
 // it fast without changing a single value:
 // - distance: |d(p) - d(q)| <= |p - q|, so the neighbour's distance plus the
-//   step (widened by 1e-12 relative) bounds the search radius; the bounded
+//   step bounds the search radius, and so does the distance from p to the
+//   neighbour's closest triangle (both widened by 1e-12 relative); the bounded
 //   query finds the same closest point (same tie rule), only sooner.
 // - sign: when the mesh is closed and the method exact on it
 //   (SignedMesh::sign_is_exact), a node within the ball of radius |d(q)| around
@@ -34,6 +35,7 @@
 #include "prox/core/box.hpp"
 #include "prox/mesh/batch.hpp"
 #include "prox/mesh/sign.hpp"
+#include "prox/primitives/closest_point_triangle.hpp"
 
 namespace prox {
 
@@ -172,6 +174,7 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
   constexpr double kWiden = 1.0 + 1e-12;
   std::vector<std::size_t> unsure(nz, 0), evaluated(nz, 0);
   struct Node {
+    std::int32_t triangle;  // the closest triangle (-1: band miss)
     double lower;  // |d| (exact) or a lower bound (band miss)
     bool exact;    // lower is the exact distance
     bool inside;
@@ -196,7 +199,15 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
         }
         // Search radius: the neighbour's bound, the band, or everything.
         double r = std::numeric_limits<double>::infinity();
-        if (from && from->exact) r = (from->lower + step) * kWiden + 1e-300;
+        if (from && from->exact) {
+          r = (from->lower + step) * kWiden + 1e-300;
+          // The neighbour's closest triangle is at most this far: often much tighter.
+          const auto& mesh = sm.index().mesh();
+          const auto t = std::size_t(from->triangle);
+          const T sq = closest_point_triangle(p, mesh.corner(t, 0), mesh.corner(t, 1),
+                                              mesh.corner(t, 2)).sq_distance;
+          r = std::min(r, std::sqrt(double(sq)) * kWiden + 1e-300);
+        }
         if (banded) r = std::min(r, band);
         T rt = T(r);  // rounded up into T: a radius must never shrink
         if (double(rt) < r) rt = std::nextafter(rt, ScalarTraits<T>::infinity());
@@ -209,9 +220,11 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
         if (cp.found()) {
           n.lower = std::sqrt(double(cp.sq_distance));
           n.exact = true;
+          n.triangle = cp.triangle;
         } else {
           n.lower = band;
           n.exact = false;
+          n.triangle = -1;
         }
         if (propagate) {
           n.inside = from->inside;
