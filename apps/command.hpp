@@ -44,5 +44,6 @@ Runner setup_sphere(CLI::App& app);
 Runner setup_magnet(CLI::App& app);  // SDL2 window (built only when SDL2 is found)
 Runner setup_view(CLI::App& app);    // SDL2 window (built only when SDL2 is found)
 #endif
+Runner setup_sdf(CLI::App& app);
 
 }  // namespace prox::cli

@@ -34,6 +34,8 @@ const Command commands[] = {
     {"view", "window: a mesh ray-cast by prox, picking and a probe's closest point",
      prox::cli::setup_view},
 #endif
+    {"sdf", "signed distance grid of a mesh (.npy .npz .vti), exact at every node",
+     prox::cli::setup_sdf},
 };
 
 std::string one_line(std::string s) {

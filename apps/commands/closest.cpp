@@ -11,11 +11,18 @@
 //   normal_x/y/z               the surface normal there (face normal on a face,
 //                              edge / vertex pseudonormal on an edge / corner)
 //   face_normal_x/y/z          the unit normal of the triangle
-//   signed_distance, winding_number   with --signed (negative inside)
+//   with --signed (the closest point and its sign from one traversal,
+//   prox/mesh/sign.hpp; double index only):
+//   signed_distance            negative inside
+//   winding_number             the deciding number (winding method only, else NaN)
+//   inside_votes               CSV only: parity rays that said inside, "k/n" (else empty)
+//   sign_method                int8 1 winding, 2 pseudonormal, 3 parity (CSV: the name), -1 miss
+//   confidence                 int8 0 sure, 1 unsure (CSV: the name), -1 miss
 // A miss (nothing within --max-distance, or a non-finite point): NaN values,
 // triangle -1, feature -1 ("none").
 #include <cmath>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -25,6 +32,8 @@
 #include "normals.hpp"
 #include "prox/io/read_table.hpp"
 #include "prox/mesh/batch.hpp"
+#include "prox/mesh/sign.hpp"
+#include "signing.hpp"
 #include "table.hpp"
 
 namespace prox::cli {
@@ -33,6 +42,7 @@ namespace {
 struct ClosestOptions {
   std::string mesh, points, precision = "double";
   TableOptions table;
+  SignChoice sign;
   bool signed_distance = false;
   double max_distance = ScalarTraits<double>::infinity();
   int threads = 0;
@@ -40,8 +50,8 @@ struct ClosestOptions {
 
 const char* const kColumnNames =
     "query,distance,closest_x,closest_y,closest_z,triangle,u,v,w,feature,normal_x,normal_y,"
-    "normal_z,face_normal_x,face_normal_y,face_normal_z (+ signed_distance,winding_number "
-    "with --signed)";
+    "normal_z,face_normal_x,face_normal_y,face_normal_z (+ signed_distance,winding_number,"
+    "inside_votes,sign_method,confidence with --signed)";
 
 bool wants_normals(const std::string& columns) {
   return columns.empty() || columns.find("normal") != std::string::npos;
@@ -59,16 +69,25 @@ int run_closest(const ClosestOptions& o) {
   BatchOptions batch;
   batch.threads = o.threads;
   std::vector<MeshClosestPoint<T>> cp(n);
-  std::vector<MeshSignedDistance<T>> sd(o.signed_distance ? n : 0);
+  std::vector<SignedClosestPoint<double>> sd(o.signed_distance ? n : 0);
   const T max_distance = static_cast<T>(o.max_distance);
+  Signer signer;
+  if constexpr (std::is_same_v<T, double>) {
+    if (o.signed_distance) signer = make_signer(m, o.sign, o.mesh, "closest", o.threads);
+  }
   in_blocks(n, "prox closest", [&](std::size_t b, std::size_t e) {
     const auto in = std::span<const Vec3<T>>(points).subspan(b, e - b);
+    if constexpr (std::is_same_v<T, double>) {
+      if (o.signed_distance) {
+        const SignedMesh<MeshIndex<double>>& sm = *signer.mesh;
+        batch_map(std::span<SignedClosestPoint<double>>(sd).subspan(b, e - b),
+                  [&](std::size_t i) { return sm.query(in[i], max_distance); }, batch);
+        for (std::size_t i = b; i < e; ++i) cp[i] = sd[i].closest;
+        return;
+      }
+    }
     closest_points(*m.index, in, std::span<MeshClosestPoint<T>>(cp).subspan(b, e - b),
                    max_distance, batch);
-    if (o.signed_distance) {
-      signed_distances(*m.index, in, std::span<MeshSignedDistance<T>>(sd).subspan(b, e - b),
-                       batch);
-    }
   });
 
   Table t;
@@ -93,9 +112,19 @@ int run_closest(const ClosestOptions& o) {
     fnrm[k] = &t.add(std::string("face_normal_") + "xyz"[k], ColumnType::f64, "face normal");
   Column* sdist = nullptr;
   Column* wind = nullptr;
+  Column* votes = nullptr;
+  Column* method = nullptr;
+  Column* conf = nullptr;
   if (o.signed_distance) {
     sdist = &t.add("signed_distance", ColumnType::f64, "negative inside");
     wind = &t.add("winding_number", ColumnType::f64, "generalized winding number");
+    votes = &t.add("inside_votes", ColumnType::text, "parity rays that said inside, k/n");
+    method = &t.add("sign_method", ColumnType::i8, "the method that decided");
+    conf = &t.add("confidence", ColumnType::i8, "sure or unsure");
+    for (int k = 0; k <= static_cast<int>(SignMethod::none); ++k)
+      method->labels.emplace_back(to_string(static_cast<SignMethod>(k)));
+    for (int k = 0; k <= static_cast<int>(SignConfidence::no_inside); ++k)
+      conf->labels.emplace_back(to_string(static_cast<SignConfidence>(k)));
   }
   std::unique_ptr<SurfaceNormals> sn;
   if (normals) sn = std::make_unique<SurfaceNormals>(m.index->mesh());
@@ -118,8 +147,14 @@ int run_closest(const ClosestOptions& o) {
       fnrm[k]->real.push_back(fn[k]);
     }
     if (o.signed_distance) {
-      sdist->real.push_back(static_cast<double>(sd[i].signed_distance));
-      wind->real.push_back(static_cast<double>(sd[i].winding_number));
+      const SignedClosestPoint<double>& s = sd[i];
+      const bool f = s.found() && s.method != SignMethod::none;
+      sdist->real.push_back(s.signed_distance);
+      wind->real.push_back(s.winding_number);
+      votes->text.push_back(s.votes ? std::to_string(s.inside_votes) + "/" + std::to_string(s.votes)
+                                    : "");
+      method->integer.push_back(f ? static_cast<int>(s.method) : -1);
+      conf->integer.push_back(f ? static_cast<int>(s.confidence) : -1);
     }
   }
   write_table(t, o.table);
@@ -140,7 +175,9 @@ Runner setup_closest(CLI::App& app) {
       ->required();
   add_table_options(app, o->table, kColumnNames);
   app.add_flag("--signed", o->signed_distance,
-               "add signed_distance (negative inside) and winding_number columns");
+               "add signed_distance (negative inside), winding_number, inside_votes, "
+               "sign_method and confidence columns");
+  add_sign_options(app, o->sign);
   add_positive_option(app, "--max-distance", o->max_distance,
                       "ignore the mesh beyond this distance (a miss: triangle -1)");
   add_precision_option(app, o->precision);
@@ -148,6 +185,10 @@ Runner setup_closest(CLI::App& app) {
   app.footer("Example: prox closest bunny.off points.txt -o closest.csv");
   return [o]() {
     check_table_output(o->table.out);
+    if (!o->signed_distance && (o->sign.reorient || o->sign.method != "auto"))
+      throw UsageError("--sign-method and --reorient need --signed");
+    if (o->signed_distance && o->precision == "float")
+      throw UsageError("--signed needs --precision double (the sign methods run on the double index)");
     return o->precision == "float" ? run_closest<float>(*o) : run_closest<double>(*o);
   };
 }

@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "prox/io/mesh_topology.hpp"
 #include "prox/io/read_mesh.hpp"
+#include "prox/mesh/diagnostics.hpp"
 #include "prox/mesh/isa.hpp"
 
 namespace prox::cli {
@@ -49,15 +50,38 @@ Runner setup_info(CLI::App& app) {
       out << fmt::format("size          {:.6g} x {:.6g} x {:.6g} (diagonal {:.6g})\n", d[0], d[1],
                          d[2], std::sqrt(squared_norm(d)));
     }
-    out << fmt::format("closed        {}\n",
+    const MeshDiagnostics diag = diagnose(m.index->mesh());
+    out << fmt::format("closed        {}{}\n",
                        topo.closed() ? "yes (every edge is shared by exactly two triangles)"
-                                     : "no");
+                                     : "no",
+                       topo.closed() == diag.closed() ? ""
+                       : diag.closed() ? " (yes once vertices are welded by position)"
+                                       : " (no once vertices are welded by position)");
     out << fmt::format("edges         {} ({} boundary, {} non-manifold)\n", with_commas(topo.edges),
                        with_commas(topo.boundary_edges), with_commas(topo.non_manifold_edges));
     out << fmt::format("degenerate    {} triangles (repeated corner or zero area)\n",
                        with_commas(topo.degenerate_triangles));
     out << fmt::format("unused        {} vertices (in no triangle)\n",
                        with_commas(topo.unused_vertices));
+    // The sign's view (prox/mesh/diagnostics.hpp): vertices welded by position.
+    out << fmt::format("manifold      {}\n", diag.manifold() ? "yes" : fmt::format(
+                           "no ({} edges shared by 3 or more triangles)", diag.non_manifold_edges));
+    out << fmt::format("oriented      {}\n",
+                       diag.consistently_oriented()
+                           ? "yes (neighbouring triangles agree)"
+                           : fmt::format("no ({} edges join triangles of opposite orientation)",
+                                         diag.inconsistent_edges));
+    out << fmt::format("outward       {}\n", diag.outward() ? "yes (signed volume > 0)"
+                                                            : "no (signed volume <= 0)");
+    out << fmt::format("components    {} (edge-connected)\n", with_commas(diag.components));
+    out << fmt::format("duplicates    {} triangles (same three corners as another)\n",
+                       with_commas(diag.duplicate_triangles));
+    out << fmt::format("area          {:.9g}\n", diag.area);
+    out << fmt::format("volume        {:.9g}{}\n", diag.volume,
+                       diag.closed() ? "" : " (open mesh: depends on the origin)");
+    out << fmt::format("sign          {}\n", diag.verdict());
+    if (!diag.has_inside())
+      std::cerr << "prox info: warning: " << o->mesh << ": " << diag.verdict() << "\n";
     out << fmt::format("read          {:.1f} ms\n", m.read_ms);
     out << fmt::format("index         {} ({:.1f} bytes per triangle), {} nodes, {} leaves, depth {}\n",
                        human_bytes(m.index->memory_bytes()),

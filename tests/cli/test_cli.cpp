@@ -15,6 +15,8 @@
 #include "prox/io/shapes.hpp"
 #include "prox/io/write_mesh.hpp"
 #include "prox/mesh/mesh_index.hpp"
+#include "prox/mesh/sdf_grid.hpp"
+#include "prox/mesh/sign.hpp"
 #include "prox/mesh/winding_number.hpp"
 
 using namespace prox;
@@ -75,8 +77,12 @@ void expect_closest_csv(const std::string& csv_text, const MeshIndex<double>& in
   if (with_sign) {
     header.push_back("signed_distance");
     header.push_back("winding_number");
+    header.push_back("inside_votes");
+    header.push_back("sign_method");
+    header.push_back("confidence");
   }
   ASSERT_EQ(csv.header, header);
+  const SignedMesh<MeshIndex<double>> signer(index);
   ASSERT_EQ(csv.rows.size(), points.size());
   const std::size_t d = col(csv, "distance"), cx = col(csv, "closest_x"), tri = col(csv, "triangle"),
                     u = col(csv, "u"), feat = col(csv, "feature"), nx = col(csv, "normal_x"),
@@ -105,9 +111,14 @@ void expect_closest_csv(const std::string& csv_text, const MeshIndex<double>& in
       ASSERT_NEAR(dot(sn, sn), 1.0, 1e-12) << i;
     }
     if (with_sign) {
-      const MeshSignedDistance<double> s = index.signed_distance(points[i]);
+      const SignedClosestPoint<double> s = signer.query(points[i]);
       ASSERT_TRUE(same(num(r[col(csv, "signed_distance")]), s.signed_distance)) << i;
       ASSERT_TRUE(same(num(r[col(csv, "winding_number")]), s.winding_number)) << i;
+      ASSERT_EQ(r[col(csv, "inside_votes")],
+                s.votes ? std::to_string(s.inside_votes) + "/" + std::to_string(s.votes)
+                        : std::string());
+      ASSERT_EQ(r[col(csv, "sign_method")], to_string(s.method));
+      ASSERT_EQ(r[col(csv, "confidence")], to_string(s.confidence));
     }
   }
 }
@@ -115,7 +126,7 @@ void expect_closest_csv(const std::string& csv_text, const MeshIndex<double>& in
 }  // namespace
 
 TEST(Cli, HelpForEveryCommand) {
-  for (const char* c : {"info", "closest", "raycast", "sphere", "render", "field2d", "demo", "bench"}) {
+  for (const char* c : {"info", "closest", "raycast", "sphere", "render", "field2d", "demo", "bench", "sdf"}) {
     const RunResult r = run_prox({c, "--help"});
     // `prox bench --help` is prox-bench's help, which needs prox-bench.
     const bool no_bench = r.code == 1 && r.err.find("was not built") != std::string::npos;
@@ -510,4 +521,122 @@ TEST(Cli, BenchRunsProxBenchBesideItWithTheSameArgumentsAndStatus) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 7);
   EXPECT_EQ(slurp(out), "[--quick]\n[two words]\n[--help]\n");
+}
+
+namespace {
+// The tetrahedron: closed, one face flipped; its centre (0.2, 0.2, 0.2) is inside.
+io::MeshData flipped_tetra() {
+  io::MeshData d;
+  d.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  d.triangles = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 3, 2}};
+  return d;
+}
+}  // namespace
+
+TEST(Cli, SignIsSaidHonestly) {
+  TempDir dir;
+  io::write_mesh(dir / "tet.off", flipped_tetra());
+  const RunResult info = run_prox({"info", dir / "tet.off"});
+  ASSERT_EQ(info.code, 0) << info.err;
+  EXPECT_NE(info.out.find("closed        yes"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("oriented      no (3 edges"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("sign          sign exact by ray parity"), std::string::npos) << info.out;
+  // auto: parity, right and sure.
+  const RunResult a = run_prox({"closest", dir / "tet.off", "-", "--signed"}, "0.2 0.2 0.2\n");
+  ASSERT_EQ(a.code, 0) << a.err;
+  Csv c = parse_csv(a.out);
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(num(c.rows[0][9]), -0.2);
+  EXPECT_EQ(c.rows[0][11], "3/3");
+  EXPECT_EQ(c.rows[0][12], "parity");
+  EXPECT_EQ(c.rows[0][13], "sure");
+  // winding on it: marked unsure, with a warning.
+  const RunResult w = run_prox(
+      {"closest", dir / "tet.off", "-", "--signed", "--sign-method", "winding"}, "0.2 0.2 0.2\n");
+  ASSERT_EQ(w.code, 0) << w.err;
+  EXPECT_NE(w.err.find("warning"), std::string::npos) << w.err;
+  c = parse_csv(w.out);
+  EXPECT_EQ(c.rows[0][13], "unsure");
+  EXPECT_GT(num(c.rows[0][10]), 0.3);
+  EXPECT_LT(num(c.rows[0][10]), 0.7);
+  // --reorient: fixed, pseudonormal, sure, no warning.
+  const RunResult r = run_prox({"closest", dir / "tet.off", "-", "--signed", "--reorient"},
+                               "0.2 0.2 0.2\n");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("1 triangles flipped"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  c = parse_csv(r.out);
+  EXPECT_EQ(num(c.rows[0][9]), -0.2);
+  EXPECT_EQ(c.rows[0][12], "pseudonormal");
+  EXPECT_EQ(c.rows[0][13], "sure");
+  // A sheet: --signed refused; a point cloud: warned.
+  io::MeshData sheet;
+  sheet.vertices = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}};
+  sheet.triangles = {{0, 1, 2}};
+  io::write_mesh(dir / "sheet.off", sheet);
+  const RunResult s = run_prox({"closest", dir / "sheet.off", "-", "--signed"}, "0 0 1\n");
+  EXPECT_EQ(s.code, 1);
+  EXPECT_NE(s.err.find("no inside"), std::string::npos) << s.err;
+  EXPECT_TRUE(s.out.empty());
+  const RunResult sd = run_prox({"sdf", dir / "sheet.off", "-o", dir / "s.npy"});
+  EXPECT_EQ(sd.code, 1);
+  EXPECT_FALSE(std::filesystem::exists(dir / "s.npy"));
+  const RunResult cloud =
+      run_prox({"closest", PROX_CGAL_DATA_DIR "/meshes/b9.ply", "-"}, "1 2 3\n");
+  EXPECT_EQ(cloud.code, 0);
+  EXPECT_NE(cloud.err.find("no triangles"), std::string::npos) << cloud.err;
+  EXPECT_EQ(run_prox({"closest", dir / "tet.off", "-", "--reorient"}, "0 0 0\n").code, 2);
+}
+
+TEST(Cli, SdfGridFiles) {
+  TempDir dir;
+  const std::string mesh = PROX_CGAL_DATA_DIR "/meshes/elephant.off";
+  const RunResult one = run_prox({"sdf", mesh, "-o", dir / "g1.npy", "--res", "20", "--threads", "1"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  const RunResult two = run_prox({"sdf", mesh, "-o", dir / "g2.npy", "--res", "20", "--threads", "2"});
+  ASSERT_EQ(two.code, 0) << two.err;
+  EXPECT_EQ(slurp(dir / "g1.npy"), slurp(dir / "g2.npy"));
+  const std::string json = slurp(dir / "g1.json");
+  EXPECT_NE(json.find("\"dims_xyz\""), std::string::npos) << json;
+  EXPECT_NE(json.find("x fastest"), std::string::npos) << json;
+  // Every node against the library's independent query.
+  const MeshIndex<double> index = index_of(mesh);
+  const SignedMesh<MeshIndex<double>> sm(index);
+  const GridSpec g = grid_over_box(index.mesh().bounds(), 0.1, 20);
+  const io::NpyArray a = io::parse_npy(slurp(dir / "g1.npy"), "g1.npy");
+  ASSERT_EQ(a.shape, (std::vector<std::size_t>{g.dims[2], g.dims[1], g.dims[0]}));
+  for (std::size_t k = 0; k < g.dims[2]; ++k)
+    for (std::size_t j = 0; j < g.dims[1]; ++j)
+      for (std::size_t i = 0; i < g.dims[0]; ++i)
+        ASSERT_TRUE(same(a.data[g.index(i, j, k)], sm.query(g.node(i, j, k)).signed_distance))
+            << i << " " << j << " " << k;
+  // .npz: a ZIP whose members are .npy files; .vti: XML.
+  ASSERT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.npz", "--res", "8x6x5", "--float32"}).code, 0);
+  const std::string z = slurp(dir / "g.npz");
+  EXPECT_EQ(z.substr(0, 4), std::string("PK\x03\x04", 4));
+  EXPECT_NE(z.find("sdf.npy"), std::string::npos);
+  EXPECT_NE(z.find("spacing.npy"), std::string::npos);
+  ASSERT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.vti", "--dx", "0.2", "--band", "0.05"}).code, 0);
+  EXPECT_NE(slurp(dir / "g.vti").find("ImageData"), std::string::npos);
+  // A slice picture: blue inside, orange outside, a black zero contour.
+  ASSERT_EQ(run_prox({"sdf", mesh, "-o", dir / "s.npy", "--res", "24", "--slice", "z=0.5"}).code, 0);
+  const Image pic = read_png(dir / "s.slice-z.png");
+  int blue = 0, orange = 0, black = 0;
+  for (int y = 0; y < pic.height; ++y)
+    for (int x = 0; x < pic.width; ++x) {
+      const Rgb8 c = pic.at(x, y);
+      blue += c.b > c.r + 20;
+      orange += c.r > c.b + 60;
+      black += c.r == 0 && c.g == 0 && c.b == 0;
+    }
+  EXPECT_GT(blue, 1000);
+  EXPECT_GT(orange, 1000);
+  EXPECT_GT(black, 100);
+  EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "s.npy", "--slice", "w=0.5"}).code, 2);
+  EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "s.npy", "--slice", "z=1.5"}).code, 2);
+  // Wrong usage.
+  EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.txt"}).code, 2);
+  EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.npy", "--res", "12x3"}).code, 2);
+  EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.npy", "--res", "1"}).code, 2);
+  EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.npy", "--res", "8", "--dx", "0.1"}).code, 2);
 }

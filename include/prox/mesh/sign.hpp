@@ -1,0 +1,258 @@
+// prox/mesh/sign.hpp — signed distance and inside/outside, said honestly.
+//
+// SignedMesh<Index> wraps a MeshIndex<T> or its BruteForce<T> twin (kept by
+// reference: it must outlive the SignedMesh) with what signing needs, computed
+// once: the mesh's diagnostics (prox/mesh/diagnostics.hpp), the method `auto`
+// resolves to, and the pseudonormals when that method needs them.
+//
+// query(p) does one closest-point traversal and then signs it:
+// - winding: generalized winding number w; inside when |w| >= 1/2. MeshIndex
+//   uses its far-field number and, when |w| is within 0.2 of 1/2, the exact
+//   sum; BruteForce always the exact sum. Sure unless the deciding w lies in
+//   (0.3, 0.7) (near a hole, on a sheet, an inconsistently oriented face).
+// - pseudonormal: sign of (p - closest) . n, n the angle-weighted pseudonormal of
+//   the closest feature (vertex, edge or face; Bærentzen & Aanæs 2005): exact
+//   for a closed, consistently and outward oriented mesh, one dot product.
+//   Sure when the mesh is such and the product is non-zero; a zero product
+//   (degenerate closest triangle) falls back to parity for that point.
+// - parity: crossings of `parity_rays` fixed rays from p (exactly-once counting,
+//   prox/mesh/ray_crossing.hpp); odd = inside; the majority decides, sure when
+//   the rays agree. Exact for any closed mesh whatever its orientation.
+// A point on the surface (distance 0) has signed distance +0, sure, and counts
+// as inside for contains(). On a mesh without inside (MeshDiagnostics::
+// has_inside false: point cloud, segments, flat sheet) nothing is signed:
+// signed_distance is NaN and confidence is no_inside; contains() says unsure.
+// Pseudonormal and parity answers are deterministic and equal bit for bit from
+// MeshIndex and BruteForce; winding answers agree in sign where sure.
+// All const member functions may be called from many threads at once.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "prox/core/ray.hpp"
+#include "prox/mesh/batch.hpp"
+#include "prox/mesh/diagnostics.hpp"
+#include "prox/mesh/results.hpp"
+
+namespace prox {
+
+/// How far a signed answer can be trusted.
+enum class SignConfidence : std::uint8_t {
+  sure,       ///< the method's own evidence is unambiguous
+  unsure,     ///< winding near 1/2, split vote, or a method the mesh does not suit
+  no_inside,  ///< the mesh has no inside: nothing was signed
+};
+constexpr const char* to_string(SignConfidence c) {
+  switch (c) {
+    case SignConfidence::sure: return "sure";
+    case SignConfidence::unsure: return "unsure";
+    case SignConfidence::no_inside: return "no_inside";
+  }
+  return "?";
+}
+
+/// contains(): where a point is.
+enum class Containment : std::uint8_t { outside = 0, inside = 1, unsure = 2 };
+constexpr const char* to_string(Containment c) {
+  switch (c) {
+    case Containment::outside: return "outside";
+    case Containment::inside: return "inside";
+    case Containment::unsure: return "unsure";
+  }
+  return "?";
+}
+
+/// A signed closest-point answer.
+template <class T>
+struct SignedClosestPoint {
+  MeshClosestPoint<T> closest;                        ///< point, sq_distance, triangle, feature
+  T signed_distance = ScalarTraits<T>::quiet_nan();   ///< negative inside; NaN: miss or no inside
+  T winding_number = ScalarTraits<T>::quiet_nan();    ///< the deciding w (winding only)
+  std::uint8_t inside_votes = 0;                      ///< parity: rays that say inside
+  std::uint8_t votes = 0;                             ///< parity: rays cast (0 otherwise)
+  SignMethod method = SignMethod::none;               ///< the method that decided this point
+  SignConfidence confidence = SignConfidence::unsure;
+  bool found() const { return closest.found(); }
+  bool inside() const { return signed_distance < T(0); }
+};
+
+/// What a SignedMesh is asked to do.
+struct SignOptions {
+  SignMethod method = SignMethod::automatic;  ///< automatic: MeshDiagnostics::recommended_method
+  int parity_rays = 3;                        ///< odd, 1..15: rays cast by parity
+};
+
+template <class Index>
+class SignedMesh {
+ public:
+  using T = typename Index::Scalar;
+
+  /// Diagnoses index.mesh() and prepares `options.method` (auto resolved).
+  /// Throws std::invalid_argument for an even or out-of-range parity_rays.
+  explicit SignedMesh(const Index& index, const SignOptions& options = {})
+      : index_(&index), diagnostics_(diagnose(index.mesh())), options_(options) {
+    if (options.parity_rays < 1 || options.parity_rays > 15 || options.parity_rays % 2 == 0)
+      throw std::invalid_argument("parity_rays must be odd, from 1 to 15 (got " +
+                                  std::to_string(options.parity_rays) + ")");
+    method_ = options.method == SignMethod::automatic ? diagnostics_.recommended_method()
+                                                      : options.method;
+    if (!diagnostics_.has_inside()) method_ = SignMethod::none;
+    suits_pseudonormal_ = diagnostics_.closed() && diagnostics_.consistently_oriented() &&
+                          diagnostics_.outward();
+    suits_parity_ = diagnostics_.closed();
+    if (method_ == SignMethod::pseudonormal) normals_ = pseudonormals(index.mesh());
+  }
+
+  const Index& index() const { return *index_; }
+  const MeshDiagnostics& diagnostics() const { return diagnostics_; }
+  /// The method in use (auto resolved; none when the mesh has no inside).
+  SignMethod method() const { return method_; }
+  const SignOptions& options() const { return options_; }
+  /// Whether signs are exact on this mesh with this method: a closed mesh and a
+  /// method exact there (parity: any orientation; winding: consistent
+  /// orientation, |w| is then an integer off the surface; pseudonormal:
+  /// consistent and outward). The sign is then constant between surface crossings.
+  bool sign_is_exact() const {
+    return (method_ == SignMethod::pseudonormal && suits_pseudonormal_) ||
+           (method_ == SignMethod::parity && suits_parity_) ||
+           (method_ == SignMethod::winding && suits_parity_ &&
+            diagnostics_.consistently_oriented());
+  }
+
+  /// Closest point within max_distance (a miss beyond) and its sign.
+  SignedClosestPoint<T> query(const Vec3<T>& p,
+                              T max_distance = ScalarTraits<T>::infinity()) const {
+    return sign(p, index_->closest_point(p, max_distance));
+  }
+
+  /// Signs an already computed closest point cp of p (as query() would).
+  SignedClosestPoint<T> sign(const Vec3<T>& p, const MeshClosestPoint<T>& cp) const {
+    SignedClosestPoint<T> s;
+    s.closest = cp;
+    if (!cp.found()) return s;
+    if (method_ == SignMethod::none) {
+      s.confidence = SignConfidence::no_inside;
+      return s;
+    }
+    const T d = std::sqrt(cp.sq_distance);
+    s.method = method_;
+    if (d == T(0)) {
+      s.signed_distance = T(0);
+      s.confidence = SignConfidence::sure;
+      return s;
+    }
+    bool inside = false;
+    bool sure = false;
+    switch (method_) {
+      case SignMethod::pseudonormal: {
+        const double* n = normals_.normal(std::size_t(cp.triangle), int(cp.feature));
+        const double pr = (double(p[0]) - double(cp.point[0])) * n[0] +
+                          (double(p[1]) - double(cp.point[1])) * n[1] +
+                          (double(p[2]) - double(cp.point[2])) * n[2];
+        if (pr != 0) {
+          inside = pr < 0;
+          sure = suits_pseudonormal_;
+          break;
+        }
+        s.method = SignMethod::parity;  // no normal here: the rays decide
+        [[fallthrough]];
+      }
+      case SignMethod::parity: {
+        vote(p, s);
+        inside = 2 * s.inside_votes > s.votes;
+        sure = suits_parity_ && (s.inside_votes == 0 || s.inside_votes == s.votes);
+        break;
+      }
+      default: {
+        s.winding_number = winding(p);
+        const T aw = std::abs(s.winding_number);
+        inside = aw >= T(0.5);
+        sure = !(aw > T(0.3) && aw < T(0.7));
+        break;
+      }
+    }
+    s.signed_distance = inside ? -d : d;
+    s.confidence = sure ? SignConfidence::sure : SignConfidence::unsure;
+    return s;
+  }
+
+  /// Inside, outside, or unsure (not sure, a miss, or no inside); on the surface: inside.
+  Containment contains(const Vec3<T>& p) const {
+    const SignedClosestPoint<T> s = query(p);
+    if (s.confidence != SignConfidence::sure || !s.found()) return Containment::unsure;
+    return s.signed_distance <= T(0) ? Containment::inside : Containment::outside;
+  }
+
+  /// The fixed ray directions parity casts (the first parity_rays of them).
+  static constexpr std::array<std::array<double, 3>, 15> kParityDirections = {{
+      {1.0, 0.3183098861837907, 0.1415926535897932},
+      {-0.2718281828459045, 1.0, 0.5772156649015329},
+      {0.4142135623730950, -0.7320508075688772, 1.0},
+      {-1.0, -0.6180339887498949, 0.3027756377319946},
+      {0.2360679774997897, 0.1010101010101010, -1.0},
+      {0.7071067811865476, -1.0, -0.2928932188134524},
+      {-0.5, 0.8660254037844386, -0.7247179371870600},
+      {1.0, -0.1234567890123457, -0.6931471805599453},
+      {-0.3010299956639812, -1.0, -0.4771212547196624},
+      {0.8414709848078965, 0.5403023058681398, 1.0},
+      {-1.0, 0.4342944819032518, -0.2302585092994046},
+      {0.1732050807568877, -0.9876543210987654, 0.6666666666666666},
+      {-0.6366197723675814, -0.3678794411714423, 1.0},
+      {1.0, 0.9092974268256817, -0.4161468365471424},
+      {-0.1411200080598672, 1.0, -0.9899924966004454},
+  }};
+
+ private:
+  void vote(const Vec3<T>& p, SignedClosestPoint<T>& s) const {
+    s.votes = std::uint8_t(options_.parity_rays);
+    s.inside_votes = 0;
+    for (int r = 0; r < options_.parity_rays; ++r) {
+      const auto& d = kParityDirections[std::size_t(r)];
+      const Ray<T> ray{p, Vec3<T>{T(d[0]), T(d[1]), T(d[2])}, T(0),
+                       ScalarTraits<T>::infinity()};
+      if (index_->count_hits(ray) % 2 == 1) ++s.inside_votes;
+    }
+  }
+
+  T winding(const Vec3<T>& p) const {
+    if constexpr (requires(const Index& i) { i.exact_winding_number(p); }) {
+      T w = index_->winding_number(p);
+      const T aw = std::abs(w);
+      if (aw > T(0.3) && aw < T(0.7)) w = index_->exact_winding_number(p);
+      return w;
+    } else {
+      return index_->winding_number(p);
+    }
+  }
+
+  const Index* index_;
+  MeshDiagnostics diagnostics_;
+  SignOptions options_;
+  SignMethod method_ = SignMethod::none;
+  bool suits_pseudonormal_ = false, suits_parity_ = false;
+  Pseudonormals normals_;
+};
+
+/// out[i] = signed.query(points[i]) on the pool (identical for any thread count).
+template <class Index, class T>
+void signed_queries(const SignedMesh<Index>& signed_mesh, std::span<const Vec3<T>> points,
+                    std::span<SignedClosestPoint<T>> out, const BatchOptions& options = {}) {
+  detail::check_batch_sizes(points.size(), out.size(), "signed_queries");
+  batch_map(out, [&](std::size_t i) { return signed_mesh.query(points[i]); }, options);
+}
+
+/// out[i] = signed.contains(points[i]) on the pool.
+template <class Index, class T>
+void contains(const SignedMesh<Index>& signed_mesh, std::span<const Vec3<T>> points,
+              std::span<Containment> out, const BatchOptions& options = {}) {
+  detail::check_batch_sizes(points.size(), out.size(), "contains");
+  batch_map(out, [&](std::size_t i) { return signed_mesh.contains(points[i]); }, options);
+}
+
+}  // namespace prox

@@ -1,0 +1,379 @@
+// src/mesh/diagnostics.cpp — mesh diagnostics, pseudonormals and reorientation
+// (see prox/mesh/diagnostics.hpp). Everything is sort-based over welded vertices.
+#include "prox/mesh/diagnostics.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <deque>
+#include <numeric>
+#include <stdexcept>
+
+#include "prox/mesh/winding_number.hpp"
+
+namespace prox {
+
+std::string_view to_string(SignMethod m) {
+  switch (m) {
+    case SignMethod::automatic: return "auto";
+    case SignMethod::winding: return "winding";
+    case SignMethod::pseudonormal: return "pseudonormal";
+    case SignMethod::parity: return "parity";
+    case SignMethod::none: return "none";
+  }
+  return "?";
+}
+
+SignMethod parse_sign_method(std::string_view name) {
+  for (SignMethod m : {SignMethod::automatic, SignMethod::winding, SignMethod::pseudonormal,
+                       SignMethod::parity})
+    if (name == to_string(m)) return m;
+  throw std::invalid_argument("unknown sign method '" + std::string(name) +
+                              "' (use auto, winding, pseudonormal or parity)");
+}
+
+SignMethod MeshDiagnostics::recommended_method() const {
+  if (!has_inside()) return SignMethod::none;
+  if (closed() && consistently_oriented() && outward()) return SignMethod::pseudonormal;
+  if (closed()) return SignMethod::parity;
+  return SignMethod::winding;
+}
+
+std::string MeshDiagnostics::verdict() const {
+  if (triangles == 0) return "no inside: the mesh has no triangles (a point cloud?); only unsigned distance is defined";
+  if (area == 0) return "no inside: every triangle has zero area (points or segments); only unsigned distance is defined";
+  if (planar) return "no inside: every triangle lies in one plane (a flat sheet); only unsigned distance is defined";
+  if (closed() && consistently_oriented() && outward())
+    return "sign exact: closed, manifold, consistently oriented outward (auto: pseudonormal)";
+  if (closed() && !consistently_oriented())
+    return "sign exact by ray parity: closed, but " + std::to_string(inconsistent_edges) +
+           " edges join triangles of opposite orientation (auto: parity; pseudonormals would be "
+           "wrong; reorient to fix)";
+  if (closed())
+    return "sign exact by ray parity: closed but oriented inward, volume < 0 (auto: parity; "
+           "reorient to flip it)";
+  return "sign approximate near holes: " + std::to_string(boundary_edges) + " boundary and " +
+         std::to_string(non_manifold_edges) +
+         " non-manifold edges (auto: winding; answers near holes are marked unsure)";
+}
+
+const double* Pseudonormals::normal(std::size_t t, int feature) const {
+  if (feature < 3) return &vertex[3 * std::size_t(welded[3 * t + std::size_t(feature)])];
+  if (feature < 6) return &edge[9 * t + 3 * std::size_t(feature - 3)];
+  return &face[3 * t];
+}
+
+namespace {
+
+struct Topology {
+  std::vector<std::uint32_t> welded;  // 3 per triangle
+  std::size_t welded_count = 0;
+  std::vector<Vec3d> points;          // per welded vertex
+  std::vector<bool> proper;           // three distinct welded corners
+  // Half-edges of proper triangles sorted by undirected key: (key, triangle*3 + k).
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> half;
+};
+
+template <class T>
+Topology topology(const TriangleMesh<T>& mesh) {
+  Topology g;
+  const std::size_t nv = mesh.num_vertices(), nt = mesh.num_triangles();
+  std::vector<std::uint32_t> order(nv);
+  std::iota(order.begin(), order.end(), 0u);
+  const auto& v = mesh.vertices();
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    for (int k = 0; k < 3; ++k)
+      if (v[a][k] != v[b][k]) return v[a][k] < v[b][k];
+    return a < b;
+  });
+  std::vector<std::uint32_t> id(nv);
+  for (std::size_t i = 0; i < nv; ++i) {
+    if (i == 0 || v[order[i]] != v[order[i - 1]]) {
+      g.points.push_back(v[order[i]].template cast<double>());
+      ++g.welded_count;
+    }
+    id[order[i]] = std::uint32_t(g.welded_count - 1);
+  }
+  g.welded.resize(3 * nt);
+  g.proper.assign(nt, false);
+  for (std::size_t t = 0; t < nt; ++t) {
+    const auto& tri = mesh.triangles()[t];
+    for (int k = 0; k < 3; ++k) g.welded[3 * t + std::size_t(k)] = id[tri[std::size_t(k)]];
+    const std::uint32_t* w = &g.welded[3 * t];
+    g.proper[t] = w[0] != w[1] && w[1] != w[2] && w[2] != w[0];
+    if (!g.proper[t]) continue;
+    for (int k = 0; k < 3; ++k) {
+      const std::uint64_t a = w[k], b = w[(k + 1) % 3];
+      g.half.push_back({a < b ? (a << 32) | b : (b << 32) | a, std::uint32_t(3 * t + std::size_t(k))});
+    }
+  }
+  std::sort(g.half.begin(), g.half.end());
+  return g;
+}
+
+Vec3d corner(const Topology& g, std::size_t t, int k) {
+  return g.points[g.welded[3 * t + std::size_t(k)]];
+}
+
+// Direction of half-edge h = 3t + k: true when it runs from the smaller welded id.
+bool forward(const Topology& g, std::uint32_t h) {
+  const std::size_t t = h / 3;
+  const int k = int(h % 3);
+  return g.welded[3 * t + std::size_t(k)] < g.welded[3 * t + std::size_t((k + 1) % 3)];
+}
+
+struct UnionFind {
+  std::vector<std::uint32_t> parent;
+  explicit UnionFind(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+  std::uint32_t find(std::uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  void join(std::uint32_t a, std::uint32_t b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+};
+
+double signed_volume_of(const Topology& g, std::size_t t, const Vec3d& o) {
+  const Vec3d a = corner(g, t, 0) - o, b = corner(g, t, 1) - o, c = corner(g, t, 2) - o;
+  return dot(a, cross(b, c)) / 6.0;
+}
+
+Vec3d box_centre(const Topology& g) {
+  if (g.points.empty()) return Vec3d::zero();
+  Vec3d lo = g.points[0], hi = g.points[0];
+  for (const Vec3d& p : g.points)
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::min(lo[k], p[k]);
+      hi[k] = std::max(hi[k], p[k]);
+    }
+  return (lo + hi) * 0.5;
+}
+
+}  // namespace
+
+template <class T>
+MeshDiagnostics diagnose(const TriangleMesh<T>& mesh) {
+  MeshDiagnostics d;
+  const Topology g = topology(mesh);
+  const std::size_t nt = mesh.num_triangles();
+  d.triangles = nt;
+  {
+    std::vector<bool> used(g.welded_count, false);
+    for (std::uint32_t w : g.welded) used[w] = true;
+    d.welded_vertices = std::size_t(std::count(used.begin(), used.end(), true));
+  }
+  const Vec3d o = box_centre(g);
+  // Degenerate triangles, area, volume, plane.
+  Vec3d plane_n = Vec3d::zero(), plane_p = Vec3d::zero();
+  double diag = 0;
+  if (!g.points.empty()) {
+    Vec3d lo = g.points[0], hi = g.points[0];
+    for (const Vec3d& p : g.points)
+      for (int k = 0; k < 3; ++k) {
+        lo[k] = std::min(lo[k], p[k]);
+        hi[k] = std::max(hi[k], p[k]);
+      }
+    diag = std::sqrt(squared_norm(hi - lo));
+  }
+  for (std::size_t t = 0; t < nt; ++t) {
+    const Vec3d a = corner(g, t, 0), b = corner(g, t, 1), c = corner(g, t, 2);
+    const Vec3d n = cross(b - a, c - a);
+    const double len = std::sqrt(squared_norm(n));
+    if (!g.proper[t] || len == 0) {
+      ++d.degenerate_triangles;
+      continue;
+    }
+    d.area += 0.5 * len;
+    d.volume += signed_volume_of(g, t, o);
+    if (plane_n == Vec3d::zero()) {
+      plane_n = n / len;
+      plane_p = a;
+    }
+  }
+  if (plane_n != Vec3d::zero()) {
+    const double tol = 1e-12 * diag;
+    for (std::size_t t = 0; t < nt && d.planar; ++t) {
+      if (!g.proper[t]) continue;
+      for (int k = 0; k < 3; ++k)
+        if (std::abs(dot(corner(g, t, k) - plane_p, plane_n)) > tol) d.planar = false;
+    }
+  }
+  // Duplicates: sorted welded triples.
+  {
+    std::vector<std::array<std::uint32_t, 3>> keys;
+    for (std::size_t t = 0; t < nt; ++t) {
+      if (!g.proper[t]) continue;
+      std::array<std::uint32_t, 3> k{g.welded[3 * t], g.welded[3 * t + 1], g.welded[3 * t + 2]};
+      std::sort(k.begin(), k.end());
+      keys.push_back(k);
+    }
+    std::sort(keys.begin(), keys.end());
+    for (std::size_t i = 1; i < keys.size(); ++i)
+      if (keys[i] == keys[i - 1]) ++d.duplicate_triangles;
+  }
+  // Edges, orientation, components.
+  UnionFind uf(nt);
+  for (std::size_t i = 0; i < g.half.size();) {
+    std::size_t j = i + 1;
+    while (j < g.half.size() && g.half[j].first == g.half[i].first) ++j;
+    ++d.edges;
+    const std::size_t uses = j - i;
+    if (uses == 1) ++d.boundary_edges;
+    if (uses >= 3) ++d.non_manifold_edges;
+    if (uses == 2 && forward(g, g.half[i].second) == forward(g, g.half[i + 1].second))
+      ++d.inconsistent_edges;
+    for (std::size_t k = i + 1; k < j; ++k) uf.join(g.half[i].second / 3, g.half[k].second / 3);
+    i = j;
+  }
+  for (std::size_t t = 0; t < nt; ++t)
+    if (g.proper[t] && uf.find(std::uint32_t(t)) == t) ++d.components;
+  return d;
+}
+
+template <class T>
+Pseudonormals pseudonormals(const TriangleMesh<T>& mesh) {
+  const Topology g = topology(mesh);
+  const std::size_t nt = mesh.num_triangles();
+  Pseudonormals p;
+  p.welded = g.welded;
+  p.vertex.assign(3 * g.welded_count, 0.0);
+  p.edge.assign(9 * nt, 0.0);
+  p.face.assign(3 * nt, 0.0);
+  for (std::size_t t = 0; t < nt; ++t) {
+    if (!g.proper[t]) continue;
+    const Vec3d c[3] = {corner(g, t, 0), corner(g, t, 1), corner(g, t, 2)};
+    const Vec3d n = cross(c[1] - c[0], c[2] - c[0]);
+    const double len = std::sqrt(squared_norm(n));
+    if (len == 0) continue;
+    const Vec3d u = n / len;
+    for (int a = 0; a < 3; ++a) p.face[3 * t + std::size_t(a)] = u[a];
+    for (int k = 0; k < 3; ++k) {
+      const Vec3d e1 = c[(k + 1) % 3] - c[k], e2 = c[(k + 2) % 3] - c[k];
+      const double l1 = std::sqrt(squared_norm(e1)), l2 = std::sqrt(squared_norm(e2));
+      const double cosine = std::clamp(dot(e1, e2) / (l1 * l2), -1.0, 1.0);
+      const double angle = std::acos(cosine);
+      double* vn = &p.vertex[3 * std::size_t(g.welded[3 * t + std::size_t(k)])];
+      for (int a = 0; a < 3; ++a) vn[a] += angle * u[a];
+    }
+  }
+  // Edge normals: the sum of the unit normals of every triangle on the edge.
+  for (std::size_t i = 0; i < g.half.size();) {
+    std::size_t j = i + 1;
+    while (j < g.half.size() && g.half[j].first == g.half[i].first) ++j;
+    double sum[3] = {0, 0, 0};
+    for (std::size_t k = i; k < j; ++k)
+      for (int a = 0; a < 3; ++a) sum[a] += p.face[3 * (g.half[k].second / 3) + std::size_t(a)];
+    for (std::size_t k = i; k < j; ++k)
+      for (int a = 0; a < 3; ++a) p.edge[3 * std::size_t(g.half[k].second) + std::size_t(a)] = sum[a];
+    i = j;
+  }
+  return p;
+}
+
+template <class T>
+Reoriented<T> reorient(const TriangleMesh<T>& mesh) {
+  const Topology g = topology(mesh);
+  const std::size_t nt = mesh.num_triangles();
+  std::vector<std::uint8_t> flip(nt, 0), seen(nt, 0);
+  std::vector<std::uint32_t> piece(nt, std::uint32_t(-1));
+  // Neighbours through two-triangle edges: for half-edge h, its partner.
+  std::vector<std::uint32_t> partner(3 * nt, std::uint32_t(-1));
+  for (std::size_t i = 0; i < g.half.size();) {
+    std::size_t j = i + 1;
+    while (j < g.half.size() && g.half[j].first == g.half[i].first) ++j;
+    if (j - i == 2) {
+      partner[g.half[i].second] = g.half[i + 1].second;
+      partner[g.half[i + 1].second] = g.half[i].second;
+    }
+    i = j;
+  }
+  Reoriented<T> r;
+  std::vector<std::uint32_t> pieces;  // first triangle of each piece
+  std::deque<std::uint32_t> queue;
+  for (std::size_t s = 0; s < nt; ++s) {
+    if (seen[s] || !g.proper[s]) continue;
+    const std::uint32_t id = std::uint32_t(pieces.size());
+    pieces.push_back(std::uint32_t(s));
+    seen[s] = 1;
+    piece[s] = id;
+    queue.push_back(std::uint32_t(s));
+    while (!queue.empty()) {
+      const std::uint32_t t = queue.front();
+      queue.pop_front();
+      for (int k = 0; k < 3; ++k) {
+        const std::uint32_t h = partner[3 * t + std::uint32_t(k)];
+        if (h == std::uint32_t(-1)) continue;
+        const std::uint32_t u = h / 3;
+        // Consistent when the two run the shared edge in opposite directions.
+        const bool same = forward(g, 3 * t + std::uint32_t(k)) == forward(g, h);
+        const std::uint8_t want = std::uint8_t(flip[t] ^ (same ? 1 : 0));
+        if (!seen[u]) {
+          seen[u] = 1;
+          flip[u] = want;
+          piece[u] = id;
+          queue.push_back(u);
+        } else if (flip[u] != want && t < u) {
+          ++r.conflicts;
+        }
+      }
+    }
+  }
+  // Each piece's volume with the flips applied, and whether it is closed.
+  const Vec3d o = box_centre(g);
+  std::vector<double> volume(pieces.size(), 0.0);
+  std::vector<std::uint8_t> open(pieces.size(), 0);
+  for (std::size_t t = 0; t < nt; ++t) {
+    if (piece[t] == std::uint32_t(-1)) continue;
+    const double v = signed_volume_of(g, t, o);
+    volume[piece[t]] += flip[t] ? -v : v;
+    for (int k = 0; k < 3; ++k)
+      if (partner[3 * t + std::size_t(k)] == std::uint32_t(-1)) open[piece[t]] = 1;
+  }
+  // Nesting: how many other closed pieces hold piece c (exact winding number of
+  // their triangles at a point of c). Quadratic in pieces: only when affordable.
+  std::vector<std::uint32_t> depth(pieces.size(), 0);
+  if (pieces.size() > 1 && double(pieces.size()) * double(nt) <= 5e7) {
+    std::vector<Vec3d> probe(pieces.size());
+    for (std::size_t c = 0; c < pieces.size(); ++c) {
+      const std::size_t t = pieces[c];
+      probe[c] = (corner(g, t, 0) + corner(g, t, 1) + corner(g, t, 2)) / 3.0;
+    }
+    std::vector<std::vector<double>> w(pieces.size(), std::vector<double>(pieces.size(), 0.0));
+    for (std::size_t t = 0; t < nt; ++t) {
+      if (piece[t] == std::uint32_t(-1) || open[piece[t]]) continue;
+      for (std::size_t c = 0; c < pieces.size(); ++c) {
+        if (c == piece[t]) continue;
+        w[c][piece[t]] += triangle_solid_angle(probe[c], corner(g, t, 0), corner(g, t, 1),
+                                               corner(g, t, 2));
+      }
+    }
+    for (std::size_t c = 0; c < pieces.size(); ++c)
+      for (std::size_t d = 0; d < pieces.size(); ++d)
+        if (d != c && std::abs(w[c][d] * inverse_four_pi<double>()) >= 0.5) ++depth[c];
+  }
+  std::vector<typename TriangleMesh<T>::Triangle> tris = mesh.triangles();
+  for (std::size_t t = 0; t < nt; ++t) {
+    if (piece[t] == std::uint32_t(-1)) continue;
+    const std::uint32_t c = piece[t];
+    const bool inward = depth[c] % 2 == 1;
+    const bool turn = (volume[c] < 0) != inward;  // open pieces: by their volume too
+    if (flip[t] ^ std::uint8_t(turn ? 1 : 0)) {
+      std::swap(tris[t][1], tris[t][2]);
+      ++r.flipped;
+    }
+  }
+  r.mesh = TriangleMesh<T>(mesh.vertices(), std::move(tris));
+  return r;
+}
+
+template MeshDiagnostics diagnose<float>(const TriangleMesh<float>&);
+template MeshDiagnostics diagnose<double>(const TriangleMesh<double>&);
+template Pseudonormals pseudonormals<float>(const TriangleMesh<float>&);
+template Pseudonormals pseudonormals<double>(const TriangleMesh<double>&);
+template Reoriented<float> reorient<float>(const TriangleMesh<float>&);
+template Reoriented<double> reorient<double>(const TriangleMesh<double>&);
+
+}  // namespace prox

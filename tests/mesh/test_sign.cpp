@@ -1,0 +1,420 @@
+// tests/mesh/test_sign.cpp — sign methods, diagnostics and reorientation
+// (prox/mesh/sign.hpp, prox/mesh/diagnostics.hpp).
+//
+// Oracles: exact ray parity through BruteForce (every triangle, exactly-once
+// crossing counting) over several random directions; known answers (the side
+// a point was offset to, analytic volumes, hand-made meshes); the BruteForce
+// twin bit for bit for the deterministic methods.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "../support/scale.hpp"
+#include "mesh_support.hpp"
+#include "prox/mesh/sign.hpp"
+
+namespace prox {
+namespace {
+
+using test::Tri;
+
+TriangleMesh<double> tetra(bool flip_one) {
+  std::vector<Vec3d> v = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  std::vector<Tri> f = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+  if (flip_one) f[3] = {1, 3, 2};
+  return TriangleMesh<double>(std::move(v), std::move(f));
+}
+
+TriangleMesh<double> flipped(const TriangleMesh<double>& m) {
+  std::vector<Tri> f = m.triangles();
+  for (Tri& t : f) std::swap(t[1], t[2]);
+  return TriangleMesh<double>(m.vertices(), std::move(f));
+}
+
+TriangleMesh<double> soup(const TriangleMesh<double>& m) {
+  std::vector<Vec3d> v;
+  std::vector<Tri> f;
+  for (std::size_t t = 0; t < m.num_triangles(); ++t) {
+    for (int k = 0; k < 3; ++k) v.push_back(m.corner(t, k));
+    f.push_back({std::uint32_t(3 * t), std::uint32_t(3 * t + 1), std::uint32_t(3 * t + 2)});
+  }
+  return TriangleMesh<double>(std::move(v), std::move(f));
+}
+
+TriangleMesh<double> doubled(const TriangleMesh<double>& m) {
+  std::vector<Tri> f = m.triangles();
+  f.insert(f.end(), m.triangles().begin(), m.triangles().end());
+  return TriangleMesh<double>(m.vertices(), std::move(f));
+}
+
+TriangleMesh<double> joined(const TriangleMesh<double>& a, const TriangleMesh<double>& b) {
+  std::vector<Vec3d> v = a.vertices();
+  std::vector<Tri> f = a.triangles();
+  const auto off = std::uint32_t(v.size());
+  v.insert(v.end(), b.vertices().begin(), b.vertices().end());
+  for (Tri t : b.triangles()) f.push_back({t[0] + off, t[1] + off, t[2] + off});
+  return TriangleMesh<double>(std::move(v), std::move(f));
+}
+
+TriangleMesh<double> scaled(const TriangleMesh<double>& m, double s) {
+  std::vector<Vec3d> v = m.vertices();
+  for (Vec3d& p : v) p = p * s;
+  return TriangleMesh<double>(std::move(v), m.triangles());
+}
+
+/// Exact parity oracle: odd crossings of most of `rays` random rays (BruteForce).
+bool parity_inside(const BruteForce<double>& bf, const Vec3d& p, std::mt19937_64& rng) {
+  std::normal_distribution<double> g(0, 1);
+  int odd = 0;
+  for (int r = 0; r < 5; ++r) {
+    const Ray<double> ray{p, Vec3d{g(rng), g(rng), g(rng)}, 0.0,
+                          ScalarTraits<double>::infinity()};
+    odd += bf.count_hits(ray) % 2 == 1;
+  }
+  return odd >= 3;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void expect_identical(const SignedClosestPoint<double>& a, const SignedClosestPoint<double>& b,
+                      std::size_t i) {
+  ASSERT_EQ(std::memcmp(&a.closest, &b.closest, sizeof a.closest), 0) << i;
+  ASSERT_TRUE(same_bits(a.signed_distance, b.signed_distance)) << i;
+  ASSERT_EQ(a.method, b.method) << i;
+  ASSERT_EQ(a.confidence, b.confidence) << i;
+  ASSERT_EQ(a.votes, b.votes) << i;
+  ASSERT_EQ(a.inside_votes, b.inside_votes) << i;
+}
+
+TEST(Diagnostics, ClosedOutwardIcosphere) {
+  const auto m = test::icosphere(3);
+  const MeshDiagnostics d = diagnose(m);
+  EXPECT_TRUE(d.closed());
+  EXPECT_TRUE(d.manifold());
+  EXPECT_TRUE(d.consistently_oriented());
+  EXPECT_TRUE(d.outward());
+  EXPECT_TRUE(d.has_inside());
+  EXPECT_EQ(d.components, 1u);
+  EXPECT_EQ(d.duplicate_triangles, 0u);
+  EXPECT_EQ(d.degenerate_triangles, 0u);
+  EXPECT_EQ(d.edges, m.num_triangles() * 3 / 2);
+  // An inscribed polyhedron: a little under the sphere's volume and area.
+  EXPECT_LT(d.volume, 4.0 / 3.0 * M_PI);
+  EXPECT_GT(d.volume, 0.97 * 4.0 / 3.0 * M_PI);
+  EXPECT_LT(d.area, 4.0 * M_PI);
+  EXPECT_GT(d.area, 0.97 * 4.0 * M_PI);
+  EXPECT_EQ(d.recommended_method(), SignMethod::pseudonormal);
+  EXPECT_NE(d.verdict().find("sign exact"), std::string::npos);
+  // The unit tetrahedron: volume 1/6, exactly representable sums.
+  const MeshDiagnostics t = diagnose(tetra(false));
+  EXPECT_DOUBLE_EQ(t.volume, 1.0 / 6.0);
+  EXPECT_DOUBLE_EQ(t.area, 1.5 + std::sqrt(3.0) / 2.0);
+}
+
+TEST(Diagnostics, SoupsDuplicatesDegenerates) {
+  const auto m = test::icosphere(2);
+  const MeshDiagnostics s = diagnose(soup(m));  // welded by position: the same surface
+  EXPECT_TRUE(s.closed());
+  EXPECT_TRUE(s.consistently_oriented());
+  EXPECT_EQ(s.welded_vertices, m.num_vertices());
+  const MeshDiagnostics d = diagnose(doubled(m));
+  EXPECT_EQ(d.duplicate_triangles, m.num_triangles());
+  EXPECT_FALSE(d.closed());
+  EXPECT_EQ(d.non_manifold_edges, d.edges);
+  EXPECT_EQ(d.recommended_method(), SignMethod::winding);
+  std::vector<Tri> f = m.triangles();
+  f.push_back({0, 0, 1});
+  const MeshDiagnostics g = diagnose(TriangleMesh<double>(m.vertices(), f));
+  EXPECT_EQ(g.degenerate_triangles, 1u);
+  EXPECT_TRUE(g.closed());
+  const MeshDiagnostics two = diagnose(joined(m, scaled(m, 0.5)));
+  EXPECT_EQ(two.components, 2u);
+}
+
+TEST(Sign, FlippedFaceTetrahedron) {
+  // The case: closed, one face flipped; the centre is inside.
+  const auto m = tetra(true);
+  const Vec3d centre{0.2, 0.2, 0.2};
+  const MeshDiagnostics d = diagnose(m);
+  EXPECT_TRUE(d.closed());
+  EXPECT_FALSE(d.consistently_oriented());
+  EXPECT_EQ(d.inconsistent_edges, 3u);
+  EXPECT_EQ(d.recommended_method(), SignMethod::parity);
+  EXPECT_NE(d.verdict().find("opposite orientation"), std::string::npos);
+  const MeshIndex<double> index(m);
+  // winding sees 0.458...: marked unsure, never a silent wrong sign.
+  const SignedMesh<MeshIndex<double>> w(index, {SignMethod::winding});
+  const auto sw = w.query(centre);
+  EXPECT_EQ(sw.confidence, SignConfidence::unsure);
+  EXPECT_GT(sw.winding_number, 0.3);
+  EXPECT_LT(sw.winding_number, 0.7);
+  EXPECT_EQ(w.contains(centre), Containment::unsure);
+  // pseudonormal forced on it: answers, but never sure.
+  const SignedMesh<MeshIndex<double>> pn(index, {SignMethod::pseudonormal});
+  EXPECT_EQ(pn.query(centre).confidence, SignConfidence::unsure);
+  // auto picks parity: right and sure.
+  const SignedMesh<MeshIndex<double>> a(index);
+  EXPECT_EQ(a.method(), SignMethod::parity);
+  const auto sa = a.query(centre);
+  EXPECT_EQ(sa.confidence, SignConfidence::sure);
+  EXPECT_LT(sa.signed_distance, 0);
+  EXPECT_DOUBLE_EQ(sa.signed_distance, -0.2);
+  EXPECT_EQ(a.contains(centre), Containment::inside);
+  EXPECT_EQ(a.contains(Vec3d{1, 1, 1}), Containment::outside);
+  // Reoriented: consistent and outward; every method right and sure.
+  const Reoriented<double> r = reorient(m);
+  EXPECT_EQ(r.flipped, 1u);
+  EXPECT_EQ(r.conflicts, 0u);
+  const MeshDiagnostics rd = diagnose(r.mesh);
+  EXPECT_TRUE(rd.consistently_oriented());
+  EXPECT_TRUE(rd.outward());
+  const MeshIndex<double> fixed(r.mesh);
+  for (SignMethod sm : {SignMethod::winding, SignMethod::pseudonormal, SignMethod::parity}) {
+    const SignedMesh<MeshIndex<double>> s(fixed, {sm});
+    const auto q = s.query(centre);
+    EXPECT_EQ(q.confidence, SignConfidence::sure) << to_string(sm);
+    EXPECT_DOUBLE_EQ(q.signed_distance, -0.2) << to_string(sm);
+  }
+}
+
+TEST(Sign, ReorientInsideOutAndNested) {
+  const auto m = test::icosphere(2);
+  const Reoriented<double> r = reorient(flipped(m));
+  EXPECT_EQ(r.flipped, m.num_triangles());
+  EXPECT_TRUE(diagnose(r.mesh).outward());
+  EXPECT_EQ(r.mesh.triangles(), m.triangles());
+  // A hollow ball (both shells given outward): the inner shell is turned inward.
+  const auto hollow = joined(m, scaled(m, 0.5));
+  const Reoriented<double> h = reorient(hollow);
+  EXPECT_EQ(h.flipped, m.num_triangles());
+  const MeshDiagnostics hd = diagnose(h.mesh);
+  EXPECT_NEAR(hd.volume, diagnose(m).volume * (1 - 0.125), 1e-12);
+  const MeshIndex<double> index(h.mesh);
+  for (SignMethod sm : {SignMethod::winding, SignMethod::pseudonormal, SignMethod::parity}) {
+    const SignedMesh<MeshIndex<double>> s(index, {sm});
+    EXPECT_EQ(s.contains(Vec3d{0, 0, 0}), Containment::outside) << to_string(sm);  // the cavity
+    EXPECT_EQ(s.contains(Vec3d{0.75, 0, 0}), Containment::inside) << to_string(sm);
+    EXPECT_EQ(s.contains(Vec3d{1.5, 0, 0}), Containment::outside) << to_string(sm);
+  }
+}
+
+TEST(Sign, NoInsideIsNeverSigned) {
+  // A flat sheet (two triangles), a polyline of degenerate triangles, a point cloud.
+  const TriangleMesh<double> sheet({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}},
+                                   {{0, 1, 2}, {0, 2, 3}});
+  const TriangleMesh<double> line({{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, {{0, 1, 2}});
+  const TriangleMesh<double> cloud({{0, 0, 0}, {1, 0, 0}}, {});
+  for (const auto* m : {&sheet, &line, &cloud}) {
+    const MeshDiagnostics d = diagnose(*m);
+    EXPECT_FALSE(d.has_inside());
+    EXPECT_EQ(d.recommended_method(), SignMethod::none);
+    EXPECT_NE(d.verdict().find("no inside"), std::string::npos) << d.verdict();
+    const MeshIndex<double> index(*m);
+    for (SignMethod sm : {SignMethod::automatic, SignMethod::winding, SignMethod::parity}) {
+      const SignedMesh<MeshIndex<double>> s(index, {sm});
+      EXPECT_EQ(s.method(), SignMethod::none);
+      const auto q = s.query(Vec3d{0.5, 0.25, -0.1});
+      EXPECT_TRUE(std::isnan(q.signed_distance));
+      EXPECT_EQ(q.found(), !m->empty());
+      if (q.found()) {
+        EXPECT_EQ(q.confidence, SignConfidence::no_inside);
+      }
+      EXPECT_EQ(s.contains(Vec3d{0.5, 0.25, -0.1}), Containment::unsure);
+    }
+  }
+  EXPECT_THROW(SignedMesh<BruteForce<double>>(BruteForce<double>(sheet), {SignMethod::parity, 2}),
+               std::invalid_argument);
+  EXPECT_THROW(parse_sign_method("majority"), std::invalid_argument);
+  EXPECT_EQ(parse_sign_method("auto"), SignMethod::automatic);
+}
+
+// Every method on closed CGAL meshes against exact parity, and against the twin.
+TEST(Sign, ClosedMeshesAgainstExactParity) {
+  const std::size_t n = std::size_t(test::scaled_count(250, 40));
+  for (const char* name : {"elephant.off", "cube.off", "knot1.off", "icosahedron.off"}) {
+    const auto m = test::cgal_mesh(name);
+    const MeshDiagnostics d = diagnose(m);
+    ASSERT_TRUE(d.closed()) << name;
+    const MeshIndex<double> index(m);
+    const BruteForce<double> bf(m);
+    const auto points = test::query_points(m, n, 7);
+    const double diag = test::diagonal_length(m);
+    std::mt19937_64 rng(11);
+    std::vector<int> truth(n);
+    for (std::size_t i = 0; i < n; ++i) truth[i] = parity_inside(bf, points[i], rng) ? 1 : 0;
+    for (SignMethod sm : {SignMethod::automatic, SignMethod::winding, SignMethod::pseudonormal,
+                          SignMethod::parity}) {
+      if (sm == SignMethod::pseudonormal && !(d.consistently_oriented() && d.outward())) continue;
+      const SignedMesh<MeshIndex<double>> s(index, {sm});
+      const SignedMesh<BruteForce<double>> t(bf, {sm});
+      std::size_t wrong = 0, unsure = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto a = s.query(points[i]);
+        const auto b = t.query(points[i]);
+        if (s.method() != SignMethod::winding) expect_identical(a, b, i);
+        ASSERT_EQ(std::memcmp(&a.closest, &b.closest, sizeof a.closest), 0);
+        // On the surface up to the rounding of the query (the edge midpoints of
+        // query_points): either side is right.
+        if (std::abs(a.signed_distance) <= 1e-14 * diag) continue;
+        unsure += a.confidence != SignConfidence::sure;
+        wrong += (a.signed_distance < 0) != (truth[i] == 1);
+        if (a.confidence == SignConfidence::sure) {
+          ASSERT_EQ(a.signed_distance < 0, b.signed_distance < 0) << name << " " << i;
+        }
+      }
+      EXPECT_EQ(wrong, 0u) << name << " " << to_string(s.method());
+      EXPECT_EQ(unsure, 0u) << name << " " << to_string(s.method());
+    }
+  }
+}
+
+// Points 1e-9 (and 1e-12) of the diagonal off a closed mesh, on a known side.
+TEST(Sign, NearSurfaceKeepsZeroErrors) {
+  const std::size_t n = std::size_t(test::scaled_count(2000, 100));
+  for (const char* name : {"elephant.off", "knot1.off"}) {
+    auto m = test::cgal_mesh(name);
+    if (!diagnose(m).outward()) m = reorient(m).mesh;
+    ASSERT_TRUE(diagnose(m).outward());
+    const MeshIndex<double> index(m);
+    const double diag = test::diagonal_length(m);
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> u(0.15, 0.7);
+    std::vector<Vec3d> pts;
+    std::vector<int> inside;
+    for (double eps : {1e-9, 1e-12}) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t t = rng() % m.num_triangles();
+        const Vec3d a = m.corner(t, 0), b = m.corner(t, 1), c = m.corner(t, 2);
+        const Vec3d nn = cross(b - a, c - a);
+        const double len = std::sqrt(squared_norm(nn));
+        if (len == 0) continue;
+        double s = u(rng), r = u(rng);
+        if (s + r > 0.85) continue;
+        const Vec3d on = a + (b - a) * s + (c - a) * r;
+        const int side = int(i % 2);
+        pts.push_back(on + nn * ((side ? -eps : eps) * diag / len));
+        inside.push_back(side);
+      }
+    }
+    for (SignMethod sm : {SignMethod::winding, SignMethod::pseudonormal, SignMethod::parity}) {
+      const SignedMesh<MeshIndex<double>> s(index, {sm});
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < pts.size(); ++i) {
+        const auto q = s.query(pts[i]);
+        if (q.signed_distance == 0) continue;
+        wrong += (q.signed_distance < 0) != (inside[i] == 1);
+      }
+      EXPECT_EQ(wrong, 0u) << name << " " << to_string(sm) << " of " << pts.size();
+    }
+  }
+}
+
+// Whole-mesh flips, duplicated triangles and soups: the same signs with winding.
+TEST(Sign, WindingIgnoresFlipsDuplicatesAndSoups) {
+  const std::size_t n = std::size_t(test::scaled_count(400, 60));
+  const auto m = test::cgal_mesh("elephant.off");
+  const auto points = test::query_points(m, n, 3);
+  const double diag = test::diagonal_length(m);
+  const MeshIndex<double> base(m);
+  const SignedMesh<MeshIndex<double>> ref(base, {SignMethod::parity});
+  for (const auto& variant : {flipped(m), doubled(m), soup(m)}) {
+    const MeshIndex<double> index(variant);
+    const SignedMesh<MeshIndex<double>> s(index, {SignMethod::winding});
+    const SignedMesh<MeshIndex<double>> a(index);  // auto on the variant
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto r = ref.query(points[i]);
+      if (std::abs(r.signed_distance) <= 1e-14 * diag) continue;  // on the surface
+      const auto q = s.query(points[i]);
+      EXPECT_EQ(q.confidence, SignConfidence::sure) << i;
+      wrong += (q.signed_distance < 0) != (r.signed_distance < 0);
+      const auto b = a.query(points[i]);
+      wrong += (b.signed_distance < 0) != (r.signed_distance < 0);
+    }
+    EXPECT_EQ(wrong, 0u);
+  }
+}
+
+// Open meshes: winding agrees with the closed shape away from the holes.
+TEST(Sign, OpenMeshesAgreeAwayFromHoles) {
+  const std::size_t n = std::size_t(test::scaled_count(1000, 100));
+  const auto open = test::cgal_mesh("elephant-with-holes.off");
+  const auto closed = test::cgal_mesh("elephant.off");
+  const MeshDiagnostics d = diagnose(open);
+  ASSERT_FALSE(d.closed());
+  ASSERT_GT(d.boundary_edges, 0u);
+  EXPECT_EQ(d.recommended_method(), SignMethod::winding);
+  EXPECT_NE(d.verdict().find("near holes"), std::string::npos);
+  // The holes: vertices on boundary edges.
+  std::vector<Vec3d> rim;
+  {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> uses;
+    for (const Tri& t : open.triangles())
+      for (int k = 0; k < 3; ++k) ++uses[std::minmax(t[std::size_t(k)], t[std::size_t((k + 1) % 3)])];
+    for (const auto& [e, c] : uses)
+      if (c == 1) rim.push_back(open.vertices()[e.first]);
+  }
+  const MeshIndex<double> oi(open), ci(closed);
+  const SignedMesh<MeshIndex<double>> so(oi), sc(ci, {SignMethod::parity});
+  const double diag = test::diagonal_length(closed);
+  const auto points = test::query_points(closed, n, 9);
+  std::size_t far = 0, wrong = 0, unsure = 0;
+  for (const Vec3d& p : points) {
+    double hole = ScalarTraits<double>::infinity();
+    for (const Vec3d& r : rim) hole = std::min(hole, std::sqrt(squared_norm(p - r)));
+    const auto c = sc.query(p);
+    if (hole < 0.1 * diag || std::abs(c.signed_distance) < 0.01 * diag) continue;
+    ++far;
+    const auto q = so.query(p);
+    unsure += q.confidence != SignConfidence::sure;
+    wrong += (q.signed_distance < 0) != (c.signed_distance < 0);
+  }
+  EXPECT_GT(far, n / 10);
+  EXPECT_EQ(wrong, 0u) << "of " << far;
+  EXPECT_EQ(unsure, 0u) << "of " << far;
+  // mesh_with_border: open, signed by winding, said so.
+  const MeshDiagnostics b = diagnose(test::cgal_mesh("mesh_with_border.off"));
+  EXPECT_FALSE(b.closed());
+  EXPECT_NE(b.recommended_method(), SignMethod::pseudonormal);
+}
+
+TEST(Sign, BatchesIdenticalForAnyThreadCount) {
+  const auto m = test::cgal_mesh("elephant.off");
+  const MeshIndex<double> index(m);
+  const auto points = test::query_points(m, std::size_t(test::scaled_count(3000, 300)), 4);
+  for (SignMethod sm : {SignMethod::winding, SignMethod::pseudonormal, SignMethod::parity}) {
+    const SignedMesh<MeshIndex<double>> s(index, {sm});
+    std::vector<SignedClosestPoint<double>> one(points.size()), two(points.size());
+    std::vector<Containment> c1(points.size()), c2(points.size());
+    BatchOptions o1{1, 64}, o2{2, 64};
+    signed_queries(s, std::span<const Vec3d>(points), std::span(one), o1);
+    signed_queries(s, std::span<const Vec3d>(points), std::span(two), o2);
+    contains(s, std::span<const Vec3d>(points), std::span(c1), o1);
+    contains(s, std::span<const Vec3d>(points), std::span(c2), o2);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      expect_identical(one[i], two[i], i);
+      expect_identical(one[i], s.query(points[i]), i);
+      ASSERT_EQ(c1[i], c2[i]);
+      ASSERT_EQ(c1[i], s.contains(points[i]));
+    }
+  }
+}
+
+TEST(Sign, FloatMeshes) {
+  const auto m = test::to_float(test::icosphere(3));
+  const MeshIndex<float> index(m);
+  const BruteForce<float> bf(m);
+  for (SignMethod sm : {SignMethod::winding, SignMethod::pseudonormal, SignMethod::parity}) {
+    const SignedMesh<MeshIndex<float>> s(index, {sm});
+    const SignedMesh<BruteForce<float>> t(bf, {sm});
+    EXPECT_EQ(s.contains(Vec3f{0.1f, 0.2f, 0.3f}), Containment::inside);
+    EXPECT_EQ(t.contains(Vec3f{0.9f, 0.9f, 0.3f}), Containment::outside);
+    EXPECT_FLOAT_EQ(s.query(Vec3f{0, 0, 0}).signed_distance,
+                    t.query(Vec3f{0, 0, 0}).signed_distance);
+  }
+}
+
+}  // namespace
+}  // namespace prox
