@@ -1,0 +1,370 @@
+// src/mesh/hausdorff.cpp — certified Hausdorff distance (prox/mesh/hausdorff.hpp).
+#include "prox/mesh/hausdorff.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "prox/bvh/traverse.hpp"
+#include "prox/mesh/batch.hpp"
+#include "prox/primitives/closest_point_triangle.hpp"
+
+namespace prox {
+namespace {
+
+using V = Vec3<double>;
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kMaxRounds = 30;
+
+template <class T>
+V to_d(const Vec3<T>& v) {
+  return V{static_cast<double>(v[0]), static_cast<double>(v[1]), static_cast<double>(v[2])};
+}
+
+/// A (sub-)triangle of A: corners, the closest triangle of B to each corner,
+/// the best B triangle its parent's bound found, and the A triangle it is part of.
+struct Item {
+  V p[3];
+  std::int32_t near[3];
+  std::int32_t best;
+  std::int32_t source;
+};
+
+/// A point of A evaluated against B: the certified lower value of d(p, B).
+struct PointHit {
+  double lower = 0;
+  V closest{};
+  std::int32_t triangle = -1;
+};
+
+/// The worst point found so far.
+struct Worst {
+  double lower = -kInf;
+  V point{}, closest{};
+  std::int32_t triangle = -1, closest_triangle = -1;
+  void offer(const PointHit& h, const V& p, std::int32_t source) {
+    if (h.lower > lower) *this = Worst{h.lower, p, h.closest, source, h.triangle};
+  }
+};
+
+/// Node test of the triangle bound search: min over B's triangles b of
+/// max over the three corners of d(corner, b). Key of a box = the largest of
+/// the corners' box lower bounds (squared); a box's farthest-corner distances
+/// bound what any of its triangles can give, so they lower the bound too.
+struct TriangleBoundTest {
+  const bvh::PointQuery& q0;
+  const bvh::PointQuery& q1;
+  const bvh::PointQuery& q2;
+  float bound;
+  float limit() const { return bound; }
+  void shrink(float b) { bound = b < bound ? b : bound; }
+  unsigned children(const bvh::Node8& n, float* key) {
+    using namespace simd;
+    F8 l0, u0, l1, u1, l2, u2;
+    bvh::box_distances8(n, q0, l0, u0);
+    bvh::box_distances8(n, q1, l1, u1);
+    bvh::box_distances8(n, q2, l2, u2);
+    const F8 lb = max8(max8(l0, l1), l2);
+    shrink(hmin8(max8(max8(u0, u1), u2)));
+    store8(key, lb);
+    return le_mask8(lb, set8(bound));
+  }
+};
+
+template <class T>
+class OneSided {
+ public:
+  OneSided(const TriangleMesh<T>& a, const MeshIndex<T>& b, double tol, double scale,
+           const HausdorffOptions& o)
+      : a_(a), b_(b), bm_(b.mesh()), layout_(b.layout()), tol_(tol), s_(scale), opt_(o) {
+    double kappa = 1;
+    for (std::size_t t = 0; t < bm_.num_triangles(); ++t) {
+      const V c0 = to_d(bm_.corner(t, 0)), c1 = to_d(bm_.corner(t, 1)), c2 = to_d(bm_.corner(t, 2));
+      const double n = std::sqrt(squared_norm(cross(c1 - c0, c2 - c0)));
+      const double e = std::max({squared_distance(c0, c1), squared_distance(c1, c2),
+                                 squared_distance(c2, c0)});
+      if (n > 0) kappa = std::max(kappa, 2 * e / n);
+    }
+    lower_margin_ = 32 * double(std::numeric_limits<T>::epsilon()) * s_ * kappa;
+    batch_.threads = o.threads;
+    batch_.grain = 64;
+  }
+
+  HausdorffSide run();
+
+ private:
+  V corner_b(std::int32_t t, int k) const { return to_d(bm_.corner(std::size_t(t), k)); }
+
+  /// d(p, B) through the index, recomputed in double, rounded down.
+  PointHit eval_point(const V& p) const {
+    const Vec3<T> pt{static_cast<T>(p[0]), static_cast<T>(p[1]), static_cast<T>(p[2])};
+    const MeshClosestPoint<T> r = b_.closest_point(pt);
+    PointHit h;
+    h.triangle = r.triangle;
+    if (!r.found()) return h;
+    const auto c = closest_point_triangle(p, corner_b(r.triangle, 0), corner_b(r.triangle, 1),
+                                          corner_b(r.triangle, 2));
+    h.closest = c.point;
+    h.lower = std::max(0.0, std::sqrt(c.sq_distance) * (1 - 4 * kEps) - lower_margin_);
+    return h;
+  }
+
+  /// A true upper bound of d(p, triangle t): a point of t, rebuilt from the
+  /// kernel's barycentrics, and the distance to it rounded up.
+  double upper_point(const V& p, std::int32_t t) const {
+    const V a = corner_b(t, 0), b = corner_b(t, 1), c = corner_b(t, 2);
+    const auto r = closest_point_triangle(p, a, b, c);
+    double w0 = std::max(r.bary[0], 0.0), w1 = std::max(r.bary[1], 0.0),
+           w2 = std::max(r.bary[2], 0.0);
+    const double sum = w0 + w1 + w2;
+    if (!(sum > 0)) {
+      w0 = 1;
+      w1 = w2 = 0;
+    } else {
+      w0 /= sum;
+      w1 /= sum;
+      w2 /= sum;
+    }
+    const V q = a * w0 + b * w1 + c * w2;
+    return std::sqrt(squared_distance(p, q)) * (1 + 8 * kEps) + 16 * kEps * s_;
+  }
+
+  /// max over the item's corners of d(corner, t)^2, stopping once above `stop`.
+  double corner_max_sq(const Item& it, const V& a, const V& b, const V& c, double stop) const {
+    double m = 0;
+    for (int k = 0; k < 3; ++k) {
+      m = std::max(m, closest_point_triangle(it.p[k], a, b, c).sq_distance);
+      if (m > stop) break;
+    }
+    return m;
+  }
+
+  /// The item's upper bound (true, rounded up) and the B triangle that gives it.
+  double bound_item(Item& it, double threshold, bool& searched) const;
+
+  const TriangleMesh<T>& a_;
+  const MeshIndex<T>& b_;
+  const TriangleMesh<T>& bm_;
+  FlatIndex<T> layout_;
+  double tol_, s_, lower_margin_ = 0;
+  HausdorffOptions opt_;
+  BatchOptions batch_;
+};
+
+template <class T>
+double OneSided<T>::bound_item(Item& it, double threshold, bool& searched) const {
+  double best_sq = kInf;
+  std::int32_t best = -1;
+  const std::int32_t cands[4] = {it.best, it.near[0], it.near[1], it.near[2]};
+  for (int i = 0; i < 4; ++i) {
+    const std::int32_t t = cands[i];
+    if (t < 0 || std::find(cands, cands + i, t) != cands + i) continue;
+    const double v = corner_max_sq(it, corner_b(t, 0), corner_b(t, 1), corner_b(t, 2), best_sq);
+    if (v < best_sq || (v == best_sq && t < best)) {
+      best_sq = v;
+      best = t;
+    }
+  }
+  searched = false;
+  if (best < 0 || std::sqrt(best_sq) > threshold) {
+    // Not enough: the smallest corner-max over all of B, through the BVH.
+    searched = true;
+    const bvh::PointQuery q0(it.p[0]), q1(it.p[1]), q2(it.p[2]);
+    TriangleBoundTest test{q0, q1, q2, bvh::float_up(best_sq * (1 + 1e-6))};
+    bvh::traverse(layout_.nodes, test, [&](std::uint32_t first, std::uint32_t count) {
+      for (std::uint32_t s = first; s < first + count; ++s) {
+        const auto t = static_cast<std::int32_t>(layout_.prims[s]);
+        const V a = to_d(layout_.corner(s, 0)), b = to_d(layout_.corner(s, 1)),
+                c = to_d(layout_.corner(s, 2));
+        const double v = corner_max_sq(it, a, b, c, best_sq);
+        if (v < best_sq || (v == best_sq && t < best)) {
+          best_sq = v;
+          best = t;
+          test.shrink(bvh::float_up(v * (1 + 1e-6)));
+        }
+      }
+      return false;
+    });
+  }
+  it.best = best;
+  double u = 0;
+  for (int k = 0; k < 3; ++k) u = std::max(u, upper_point(it.p[k], best));
+  return u;
+}
+
+template <class T>
+HausdorffSide OneSided<T>::run() {
+  HausdorffSide side;
+  const auto& tris = a_.triangles();
+  const std::size_t nv = a_.num_vertices();
+  // Round 0's points: every vertex used by a triangle (its first triangle names it).
+  std::vector<std::int32_t> owner(nv, -1);
+  for (std::size_t t = tris.size(); t-- > 0;)
+    for (int k = 0; k < 3; ++k) owner[tris[t][k]] = static_cast<std::int32_t>(t);
+  std::vector<PointHit> vh(nv);
+  batch_for_each(nv, batch_, [&](std::size_t v) {
+    if (owner[v] >= 0) vh[v] = eval_point(to_d(a_.vertices()[v]));
+  });
+  Worst worst;
+  for (std::size_t v = 0; v < nv; ++v) {
+    if (owner[v] < 0) continue;
+    ++side.point_queries;
+    worst.offer(vh[v], to_d(a_.vertices()[v]), owner[v]);
+  }
+  std::vector<Item> items(tris.size());
+  for (std::size_t t = 0; t < tris.size(); ++t) {
+    Item& it = items[t];
+    for (int k = 0; k < 3; ++k) {
+      it.p[k] = to_d(a_.vertices()[tris[t][k]]);
+      it.near[k] = vh[tris[t][k]].triangle;
+    }
+    it.best = -1;
+    it.source = static_cast<std::int32_t>(t);
+  }
+  double settled = 0;
+  std::vector<double> upper;
+  std::vector<std::uint8_t> searched;
+  std::vector<std::size_t> refine;
+  std::vector<PointHit> mid;
+  for (int round = 0;; ++round) {
+    const double threshold = std::max(worst.lower, 0.0) + tol_;
+    upper.assign(items.size(), 0);
+    searched.assign(items.size(), 0);
+    batch_for_each(items.size(), batch_, [&](std::size_t i) {
+      bool s = false;
+      upper[i] = bound_item(items[i], threshold, s);
+      searched[i] = s ? 1 : 0;
+    });
+    side.subtriangles += items.size();
+    refine.clear();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      side.searches += searched[i];
+      if (upper[i] <= threshold) {
+        settled = std::max(settled, upper[i]);
+      } else {
+        refine.push_back(i);
+      }
+    }
+    side.rounds = round;
+    if (refine.empty()) {
+      side.converged = true;
+      break;
+    }
+    if (round >= kMaxRounds || side.subtriangles + 4 * refine.size() > opt_.max_subtriangles) {
+      for (std::size_t i : refine) settled = std::max(settled, upper[i]);
+      break;
+    }
+    // Split each remaining item at its edge midpoints; evaluate those points.
+    mid.assign(3 * refine.size(), PointHit{});
+    batch_for_each(refine.size(), batch_, [&](std::size_t j) {
+      const Item& it = items[refine[j]];
+      for (int k = 0; k < 3; ++k) mid[3 * j + k] = eval_point((it.p[k] + it.p[(k + 1) % 3]) * 0.5);
+    });
+    side.point_queries += mid.size();
+    std::vector<Item> next(4 * refine.size());
+    for (std::size_t j = 0; j < refine.size(); ++j) {
+      const Item& it = items[refine[j]];
+      V m[3];
+      std::int32_t mn[3];
+      for (int k = 0; k < 3; ++k) {
+        m[k] = (it.p[k] + it.p[(k + 1) % 3]) * 0.5;  // m[0] on p0p1, m[1] on p1p2, m[2] on p2p0
+        mn[k] = mid[3 * j + k].triangle;
+        worst.offer(mid[3 * j + k], m[k], it.source);
+      }
+      Item* c = &next[4 * j];
+      c[0] = Item{{it.p[0], m[0], m[2]}, {it.near[0], mn[0], mn[2]}, it.best, it.source};
+      c[1] = Item{{m[0], it.p[1], m[1]}, {mn[0], it.near[1], mn[1]}, it.best, it.source};
+      c[2] = Item{{m[2], m[1], it.p[2]}, {mn[2], mn[1], it.near[2]}, it.best, it.source};
+      c[3] = Item{{m[0], m[1], m[2]}, {mn[0], mn[1], mn[2]}, it.best, it.source};
+    }
+    items.swap(next);
+  }
+  side.lower = std::max(worst.lower, 0.0);
+  side.upper = std::max(settled, side.lower);
+  side.worst_point = worst.point;
+  side.worst_closest = worst.closest;
+  side.worst_triangle = worst.triangle;
+  side.worst_closest_triangle = worst.closest_triangle;
+  return side;
+}
+
+template <class T>
+double max_abs_coordinate(const TriangleMesh<T>& m) {
+  double s = 0;
+  for (const auto& t : m.triangles())
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j) s = std::max(s, std::fabs(double(m.vertices()[t[k]][j])));
+  return s;
+}
+
+template <class T>
+double union_diagonal(const TriangleMesh<T>& a, const TriangleMesh<T>& b) {
+  Box3<T> box = a.bounds();
+  const Box3<T> bb = b.bounds();
+  box.extend(bb.lo);
+  box.extend(bb.hi);
+  return std::sqrt(squared_norm(to_d(box.diagonal())));
+}
+
+template <class T>
+void check_inputs(const TriangleMesh<T>& a, const TriangleMesh<T>& b, const HausdorffOptions& o) {
+  if (a.empty()) throw std::invalid_argument("hausdorff: mesh A has no triangles");
+  if (b.empty()) throw std::invalid_argument("hausdorff: mesh B has no triangles");
+  if (!(o.tolerance >= 0) || !(o.relative_tolerance >= 0) || std::isinf(o.tolerance) ||
+      std::isinf(o.relative_tolerance))
+    throw std::invalid_argument("hausdorff: the tolerance must be a finite number >= 0, not " +
+                                std::to_string(o.tolerance) + " / relative " +
+                                std::to_string(o.relative_tolerance));
+}
+
+}  // namespace
+
+template <class T>
+double hausdorff_tolerance(const TriangleMesh<T>& a, const TriangleMesh<T>& b,
+                           const HausdorffOptions& options) {
+  check_inputs(a, b, options);
+  if (options.tolerance > 0) return options.tolerance;
+  return options.relative_tolerance * union_diagonal(a, b);
+}
+
+template <class T>
+HausdorffSide hausdorff_one_sided(const TriangleMesh<T>& a, const MeshIndex<T>& b,
+                                  const HausdorffOptions& options) {
+  const double tol = hausdorff_tolerance(a, b.mesh(), options);
+  const double s = std::max(max_abs_coordinate(a), max_abs_coordinate(b.mesh()));
+  return OneSided<T>(a, b, tol, s, options).run();
+}
+
+template <class T>
+HausdorffResult hausdorff(const MeshIndex<T>& a, const MeshIndex<T>& b,
+                          const HausdorffOptions& options) {
+  HausdorffResult r;
+  r.tolerance = hausdorff_tolerance(a.mesh(), b.mesh(), options);
+  r.diagonal = union_diagonal(a.mesh(), b.mesh());
+  HausdorffOptions o = options;
+  o.tolerance = r.tolerance;
+  r.forward = hausdorff_one_sided(a.mesh(), b, o);
+  r.backward = hausdorff_one_sided(b.mesh(), a, o);
+  r.lower = std::max(r.forward.lower, r.backward.lower);
+  r.upper = std::max(r.forward.upper, r.backward.upper);
+  return r;
+}
+
+template double hausdorff_tolerance(const TriangleMesh<float>&, const TriangleMesh<float>&,
+                                    const HausdorffOptions&);
+template double hausdorff_tolerance(const TriangleMesh<double>&, const TriangleMesh<double>&,
+                                    const HausdorffOptions&);
+template HausdorffSide hausdorff_one_sided(const TriangleMesh<float>&, const MeshIndex<float>&,
+                                           const HausdorffOptions&);
+template HausdorffSide hausdorff_one_sided(const TriangleMesh<double>&, const MeshIndex<double>&,
+                                           const HausdorffOptions&);
+template HausdorffResult hausdorff(const MeshIndex<float>&, const MeshIndex<float>&,
+                                   const HausdorffOptions&);
+template HausdorffResult hausdorff(const MeshIndex<double>&, const MeshIndex<double>&,
+                                   const HausdorffOptions&);
+
+}  // namespace prox
