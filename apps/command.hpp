@@ -39,5 +39,7 @@ Runner setup_render(CLI::App& app);
 Runner setup_field2d(CLI::App& app);
 Runner setup_demo(CLI::App& app);
 Runner setup_bench(CLI::App& app);
+Runner setup_hausdorff(CLI::App& app);
+Runner setup_sample(CLI::App& app);
 
 }  // namespace prox::cli

@@ -113,6 +113,39 @@ class OneSided {
     return h;
   }
 
+  /// A near triangle of B by one greedy descent (nearest box at each level) and
+  /// d(p, it)^2: an upper bound of d(p, B)^2 for the price of one leaf.
+  PointHit guess_point(const V& p) const {
+    const bvh::PointQuery q(p);
+    bvh::NearestTest<false> test{q, std::numeric_limits<float>::infinity()};
+    double best = kInf;
+    std::int32_t tri = -1;
+    bvh::descend_nearest(layout_.nodes, test, [&](std::uint32_t first, std::uint32_t count) {
+      for (std::uint32_t s = first; s < first + count; ++s) {
+        const auto t = static_cast<std::int32_t>(layout_.prims[s]);
+        const double d = closest_point_triangle(p, to_d(layout_.corner(s, 0)), to_d(layout_.corner(s, 1)),
+                                                to_d(layout_.corner(s, 2)))
+                             .sq_distance;
+        if (d < best || (d == best && t < tri)) {
+          best = d;
+          tri = t;
+        }
+      }
+    });
+    PointHit h;
+    h.triangle = tri;
+    h.lower = -1;  // not a lower bound: only guessed
+    h.closest = V{best, 0, 0};
+    return h;
+  }
+
+  /// Points of A to evaluate: every one gets a guess (a near triangle, for the
+  /// upper bounds); those whose guessed distance could exceed `floor` (and the
+  /// `top` largest guesses) also the exact query, the only ones that can raise
+  /// the lower bound. Returns the number of exact queries.
+  std::size_t eval_points(const std::vector<V>& pts, std::vector<PointHit>& out, double floor,
+                          std::size_t top) const;
+
   /// A true upper bound of d(p, triangle t): a point of t, rebuilt from the
   /// kernel's barycentrics, and the distance to it rounded up.
   double upper_point(const V& p, std::int32_t t) const {
@@ -157,10 +190,14 @@ class OneSided {
 
 template <class T>
 double OneSided<T>::bound_item(Item& it, double threshold, bool& searched) const {
+  // Any triangle that settles the item will do (below the threshold with room
+  // for the outward rounding of the bound): the first one found ends the search.
+  const double stop = threshold * (1 - 1e-12) - 32 * kEps * s_;
+  const double stop_sq = stop > 0 ? stop * stop : -1.0;
   double best_sq = kInf;
   std::int32_t best = -1;
   const std::int32_t cands[4] = {it.best, it.near[0], it.near[1], it.near[2]};
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 4 && !(best_sq <= stop_sq); ++i) {
     const std::int32_t t = cands[i];
     if (t < 0 || std::find(cands, cands + i, t) != cands + i) continue;
     const double v = corner_max_sq(it, corner_b(t, 0), corner_b(t, 1), corner_b(t, 2), best_sq);
@@ -170,7 +207,18 @@ double OneSided<T>::bound_item(Item& it, double threshold, bool& searched) const
     }
   }
   searched = false;
-  if (best < 0 || std::sqrt(best_sq) > threshold) {
+  if (!(best_sq <= stop_sq)) {
+    // Next the triangle a greedy descent finds for the centroid (one leaf).
+    const std::int32_t t = guess_point((it.p[0] + it.p[1] + it.p[2]) * (1.0 / 3)).triangle;
+    if (t >= 0) {
+      const double v = corner_max_sq(it, corner_b(t, 0), corner_b(t, 1), corner_b(t, 2), best_sq);
+      if (v < best_sq || (v == best_sq && t < best)) {
+        best_sq = v;
+        best = t;
+      }
+    }
+  }
+  if (!(best_sq <= stop_sq)) {
     // Not enough: the smallest corner-max over all of B, through the BVH.
     searched = true;
     const bvh::PointQuery q0(it.p[0]), q1(it.p[1]), q2(it.p[2]);
@@ -185,6 +233,7 @@ double OneSided<T>::bound_item(Item& it, double threshold, bool& searched) const
           best_sq = v;
           best = t;
           test.shrink(bvh::float_up(v * (1 + 1e-6)));
+          if (best_sq <= stop_sq) return true;
         }
       }
       return false;
@@ -197,6 +246,39 @@ double OneSided<T>::bound_item(Item& it, double threshold, bool& searched) const
 }
 
 template <class T>
+std::size_t OneSided<T>::eval_points(const std::vector<V>& pts, std::vector<PointHit>& out,
+                                     double floor, std::size_t top) const {
+  out.assign(pts.size(), PointHit{});
+  std::vector<double> guess(pts.size());
+  batch_for_each(pts.size(), batch_, [&](std::size_t i) {
+    out[i] = guess_point(pts[i]);
+    // d(p, B) <= this (the guess's distance, rounded up past any rounding).
+    guess[i] = std::sqrt(out[i].closest[0]) * (1 + 8 * kEps) + 16 * kEps * s_ + lower_margin_;
+  });
+  if (top > 0 && pts.size() > 0) {  // the floor from the largest guesses, evaluated first
+    std::vector<std::size_t> order(pts.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    top = std::min(top, order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
+                      [&](std::size_t x, std::size_t y) {
+                        return guess[x] > guess[y] || (guess[x] == guess[y] && x < y);
+                      });
+    std::vector<PointHit> first(top);
+    batch_for_each(top, batch_, [&](std::size_t j) { first[j] = eval_point(pts[order[j]]); });
+    for (std::size_t j = 0; j < top; ++j) {
+      out[order[j]] = first[j];
+      guess[order[j]] = -1;  // done
+      floor = std::max(floor, first[j].lower);
+    }
+  }
+  std::vector<std::size_t> exact;
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    if (guess[i] > floor) exact.push_back(i);
+  batch_for_each(exact.size(), batch_, [&](std::size_t j) { out[exact[j]] = eval_point(pts[exact[j]]); });
+  return exact.size() + top;
+}
+
+template <class T>
 HausdorffSide OneSided<T>::run() {
   HausdorffSide side;
   const auto& tris = a_.triangles();
@@ -205,15 +287,20 @@ HausdorffSide OneSided<T>::run() {
   std::vector<std::int32_t> owner(nv, -1);
   for (std::size_t t = tris.size(); t-- > 0;)
     for (int k = 0; k < 3; ++k) owner[tris[t][k]] = static_cast<std::int32_t>(t);
+  std::vector<std::uint32_t> used;
+  std::vector<V> pts;
+  for (std::size_t v = 0; v < nv; ++v)
+    if (owner[v] >= 0) {
+      used.push_back(static_cast<std::uint32_t>(v));
+      pts.push_back(to_d(a_.vertices()[v]));
+    }
+  std::vector<PointHit> hits;
+  side.point_queries += eval_points(pts, hits, 0.0, 64);
   std::vector<PointHit> vh(nv);
-  batch_for_each(nv, batch_, [&](std::size_t v) {
-    if (owner[v] >= 0) vh[v] = eval_point(to_d(a_.vertices()[v]));
-  });
   Worst worst;
-  for (std::size_t v = 0; v < nv; ++v) {
-    if (owner[v] < 0) continue;
-    ++side.point_queries;
-    worst.offer(vh[v], to_d(a_.vertices()[v]), owner[v]);
+  for (std::size_t j = 0; j < used.size(); ++j) {
+    vh[used[j]] = hits[j];
+    if (hits[j].lower >= 0) worst.offer(hits[j], pts[j], owner[used[j]]);
   }
   std::vector<Item> items(tris.size());
   for (std::size_t t = 0; t < tris.size(); ++t) {
@@ -259,12 +346,12 @@ HausdorffSide OneSided<T>::run() {
       break;
     }
     // Split each remaining item at its edge midpoints; evaluate those points.
-    mid.assign(3 * refine.size(), PointHit{});
-    batch_for_each(refine.size(), batch_, [&](std::size_t j) {
+    pts.resize(3 * refine.size());
+    for (std::size_t j = 0; j < refine.size(); ++j) {
       const Item& it = items[refine[j]];
-      for (int k = 0; k < 3; ++k) mid[3 * j + k] = eval_point((it.p[k] + it.p[(k + 1) % 3]) * 0.5);
-    });
-    side.point_queries += mid.size();
+      for (int k = 0; k < 3; ++k) pts[3 * j + k] = (it.p[k] + it.p[(k + 1) % 3]) * 0.5;
+    }
+    side.point_queries += eval_points(pts, mid, std::max(worst.lower, 0.0), 0);
     std::vector<Item> next(4 * refine.size());
     for (std::size_t j = 0; j < refine.size(); ++j) {
       const Item& it = items[refine[j]];
@@ -273,7 +360,7 @@ HausdorffSide OneSided<T>::run() {
       for (int k = 0; k < 3; ++k) {
         m[k] = (it.p[k] + it.p[(k + 1) % 3]) * 0.5;  // m[0] on p0p1, m[1] on p1p2, m[2] on p2p0
         mn[k] = mid[3 * j + k].triangle;
-        worst.offer(mid[3 * j + k], m[k], it.source);
+        if (mid[3 * j + k].lower >= 0) worst.offer(mid[3 * j + k], m[k], it.source);
       }
       Item* c = &next[4 * j];
       c[0] = Item{{it.p[0], m[0], m[2]}, {it.near[0], mn[0], mn[2]}, it.best, it.source};

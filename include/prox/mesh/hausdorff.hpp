@@ -6,7 +6,11 @@
 // - lower: the largest d(a, B) over points a actually evaluated on A (corners,
 //   then edge midpoints of subdivided triangles), each through B's BVH
 //   (MeshIndex::closest_point), recomputed in double on the triangle it
-//   returns, then rounded down by a stated margin (below).
+//   returns, then rounded down by a stated margin (below). Every point first
+//   gets a cheap guess (one greedy descent to one leaf: an upper bound of its
+//   distance, and a near triangle for the upper bounds below); the exact query
+//   runs first on the 64 largest guesses, then only on points whose guess
+//   exceeds the lower bound so far (the others cannot raise it).
 // - upper: per (sub-)triangle t of A, d(., b) is convex, so for any triangle b
 //   of B, max over t of d(x, B) <= max over t of d(x, b) = max over t's corners
 //   of d(corner, b). The bound is the minimum of that over b: first over the
@@ -75,7 +79,9 @@ struct HausdorffSide {
   bool converged = false;      ///< upper - lower <= tolerance was reached
   std::size_t subtriangles = 0;  ///< (sub-)triangles whose upper bound was computed
   std::size_t searches = 0;      ///< of those, how many needed the BVH search
-  std::size_t point_queries = 0; ///< closest-point queries on B (corners, midpoints)
+  /// Exact closest-point queries on B (corners, midpoints); the other points
+  /// only get a greedy one-leaf guess, enough when it cannot exceed the lower bound.
+  std::size_t point_queries = 0;
   int rounds = 0;                ///< subdivision levels used
 };
 
