@@ -2,6 +2,7 @@
 #include "prox/mesh/hausdorff.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -90,6 +91,20 @@ class OneSided {
       if (n > 0) kappa = std::max(kappa, 2 * e / n);
     }
     lower_margin_ = 32 * double(std::numeric_limits<T>::epsilon()) * s_ * kappa;
+    // B's corners per triangle, in double, side by side (candidate triangles
+    // are visited by id, scattered: one or two cache lines each, not four).
+    corners_.resize(bm_.num_triangles());
+    for (std::size_t t = 0; t < bm_.num_triangles(); ++t)
+      for (int k = 0; k < 3; ++k) corners_[t][k] = to_d(bm_.corner(t, k));
+    // B's vertex -> triangles (CSR), for the local walk of bound_item.
+    adj_off_.assign(bm_.num_vertices() + 1, 0);
+    for (const auto& t : bm_.triangles())
+      for (int k = 0; k < 3; ++k) ++adj_off_[t[k] + 1];
+    for (std::size_t v = 0; v < bm_.num_vertices(); ++v) adj_off_[v + 1] += adj_off_[v];
+    adj_.resize(adj_off_.back());
+    std::vector<std::uint32_t> fill(adj_off_.begin(), adj_off_.end() - 1);
+    for (std::size_t t = 0; t < bm_.num_triangles(); ++t)
+      for (int k = 0; k < 3; ++k) adj_[fill[bm_.triangles()[t][k]]++] = static_cast<std::uint32_t>(t);
     batch_.threads = o.threads;
     batch_.grain = 64;
   }
@@ -97,7 +112,7 @@ class OneSided {
   HausdorffSide run();
 
  private:
-  V corner_b(std::int32_t t, int k) const { return to_d(bm_.corner(std::size_t(t), k)); }
+  const V& corner_b(std::int32_t t, int k) const { return corners_[std::size_t(t)][k]; }
 
   /// d(p, B) through the index, recomputed in double, rounded down.
   PointHit eval_point(const V& p) const {
@@ -186,6 +201,8 @@ class OneSided {
   double tol_, s_, lower_margin_ = 0;
   HausdorffOptions opt_;
   BatchOptions batch_;
+  std::vector<std::uint32_t> adj_off_, adj_;
+  std::vector<std::array<V, 3>> corners_;
 };
 
 template <class T>
@@ -217,6 +234,24 @@ double OneSided<T>::bound_item(Item& it, double threshold, bool& searched) const
         best = t;
       }
     }
+  }
+  // A short walk: the triangles sharing a vertex with the best so far, twice.
+  for (int step = 0; step < 2 && !(best_sq <= stop_sq) && best >= 0; ++step) {
+    const std::int32_t from = best;
+    for (int k = 0; k < 3 && !(best_sq <= stop_sq); ++k) {
+      const std::uint32_t v = bm_.triangles()[std::size_t(from)][k];
+      for (std::uint32_t j = adj_off_[v]; j < adj_off_[v + 1]; ++j) {
+        const auto t = static_cast<std::int32_t>(adj_[j]);
+        if (t == from) continue;
+        const double val = corner_max_sq(it, corner_b(t, 0), corner_b(t, 1), corner_b(t, 2), best_sq);
+        if (val < best_sq || (val == best_sq && t < best)) {
+          best_sq = val;
+          best = t;
+          if (best_sq <= stop_sq) break;
+        }
+      }
+    }
+    if (best == from) break;
   }
   if (!(best_sq <= stop_sq)) {
     // Not enough: the smallest corner-max over all of B, through the BVH.

@@ -13,11 +13,15 @@
 //   exceeds the lower bound so far (the others cannot raise it).
 // - upper: per (sub-)triangle t of A, d(., b) is convex, so for any triangle b
 //   of B, max over t of d(x, B) <= max over t of d(x, b) = max over t's corners
-//   of d(corner, b). The bound is the minimum of that over b: first over the
-//   corners' own closest triangles (cheap), then, when that is not enough, over
-//   all of B by a BVH search (a node test whose key is the largest of the three
-//   corners' box lower bounds, pruned by the best bound so far; a box's
-//   farthest-corner distances bound it too, as FCPW does for points).
+//   of d(corner, b). The bound is that value for the first triangle b found
+//   that settles the sub-triangle (below), else the smallest found: first over
+//   the corners' near triangles, the parent's and the centroid's, then a short
+//   walk over the triangles sharing a vertex with the best so far, and only
+//   then over all of B by a BVH search (a node test whose key is the largest of
+//   the three corners' box lower bounds, pruned by the best bound so far; a
+//   box's farthest-corner distances bound it too, as FCPW does for points).
+//   Memory: B's corners in double per triangle (72 bytes each) and its
+//   vertex -> triangle lists, for the duration of the call.
 // - Sub-triangles whose upper bound is within tolerance of the global lower
 //   bound are retired (their bound kept for the final upper), the rest are
 //   split into 4 at their edge midpoints, in rounds. Each round computes every
