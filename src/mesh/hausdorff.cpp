@@ -441,6 +441,9 @@ void check_inputs(const TriangleMesh<T>& a, const TriangleMesh<T>& b, const Haus
     throw std::invalid_argument("hausdorff: the tolerance must be a finite number >= 0, not " +
                                 std::to_string(o.tolerance) + " / relative " +
                                 std::to_string(o.relative_tolerance));
+  if (o.tolerance == 0 && o.relative_tolerance == 0)
+    throw std::invalid_argument("hausdorff: give a tolerance > 0 (absolute or relative to the "
+                                "diagonal); 0 can never be reached");
 }
 
 }  // namespace

@@ -268,6 +268,9 @@ TEST(Hausdorff, BadInput) {
   EXPECT_THROW(hausdorff(empty, sphere), std::invalid_argument);
   EXPECT_THROW(hausdorff(sphere, empty), std::invalid_argument);
   EXPECT_THROW(hausdorff(sphere, sphere, absolute(-1)), std::invalid_argument);
+  HausdorffOptions zero;
+  zero.relative_tolerance = 0;
+  EXPECT_THROW(hausdorff(sphere, sphere, zero), std::invalid_argument);
   HausdorffOptions nan;
   nan.tolerance = std::nan("");
   EXPECT_THROW(hausdorff(sphere, sphere, nan), std::invalid_argument);

@@ -48,7 +48,7 @@
 // Degenerate triangles of A are point sets like any other (subdivided the same
 // way); of B, whatever closest_point_triangle makes of them (their segment).
 // Errors: std::invalid_argument when either mesh has no triangles, or when the
-// tolerance is negative or NaN.
+// tolerance is negative, infinite or NaN, or both tolerances are 0.
 #pragma once
 
 #include <cstddef>
