@@ -45,5 +45,7 @@ Runner setup_magnet(CLI::App& app);  // SDL2 window (built only when SDL2 is fou
 Runner setup_view(CLI::App& app);    // SDL2 window (built only when SDL2 is found)
 #endif
 Runner setup_sdf(CLI::App& app);
+Runner setup_hausdorff(CLI::App& app);
+Runner setup_sample(CLI::App& app);
 
 }  // namespace prox::cli

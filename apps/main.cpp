@@ -27,6 +27,10 @@ const Command commands[] = {
     {"field2d", "distance-field picture of a 2D scene", prox::cli::setup_field2d},
     {"demo", "the main job on built-in meshes: queries, timings and pictures",
      prox::cli::setup_demo},
+    {"hausdorff", "certified Hausdorff distance, mean, RMS and Chamfer between two meshes",
+     prox::cli::setup_hausdorff},
+    {"sample", "area-weighted surface samples with triangle ids and barycentrics",
+     prox::cli::setup_sample},
     {"bench", "prox beside Embree and CGAL on the peer workloads", prox::cli::setup_bench},
 #ifdef PROX_HAVE_SDL2
     {"magnet", "window: every 2D shape's closest point to the mouse (seed 004's Magnet)",

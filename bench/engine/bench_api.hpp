@@ -26,6 +26,8 @@ struct Options {
   std::string data_dir;                 ///< holds bunny00.off, armadillo.off; "" = extract
   std::int64_t check = 2000;            ///< subsample checked against BruteForce<double>
   bool quick = false;                   ///< smoke test: bunny only, small counts, 1 run
+  bool hausdorff = false;               ///< also the Hausdorff and Chamfer rows (hausdorff_rows.cpp)
+  bool hausdorff_only = false;          ///< only those rows
 };
 
 /// Applies --quick's settings (bunny, 2,000 queries, 1 run, 200 checks) to `options`.

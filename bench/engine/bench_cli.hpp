@@ -40,6 +40,9 @@ inline void add_cli_options(CLI::App& app, Options& options) {
                  "meshes)")
       ->capture_default_str();
   app.add_flag("--quick", options.quick, "smoke test: bunny only, 2000 queries, 1 run");
+  app.add_flag("--hausdorff", options.hausdorff,
+               "also Hausdorff (prox vs CGAL) and Chamfer on bunny vs a perturbed bunny");
+  app.add_flag("--hausdorff-only", options.hausdorff_only, "only the Hausdorff and Chamfer rows");
 }
 
 }  // namespace prox::bench

@@ -126,7 +126,8 @@ void expect_closest_csv(const std::string& csv_text, const MeshIndex<double>& in
 }  // namespace
 
 TEST(Cli, HelpForEveryCommand) {
-  for (const char* c : {"info", "closest", "raycast", "sphere", "render", "field2d", "demo", "bench", "sdf"}) {
+  for (const char* c : {"info", "closest", "raycast", "sphere", "render", "field2d", "demo", "bench",
+                        "sdf", "hausdorff", "sample"}) {
     const RunResult r = run_prox({c, "--help"});
     // `prox bench --help` is prox-bench's help, which needs prox-bench.
     const bool no_bench = r.code == 1 && r.err.find("was not built") != std::string::npos;

@@ -1,0 +1,495 @@
+// src/mesh/hausdorff.cpp — certified Hausdorff distance (prox/mesh/hausdorff.hpp).
+#include "prox/mesh/hausdorff.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "prox/bvh/traverse.hpp"
+#include "prox/mesh/batch.hpp"
+#include "prox/primitives/closest_point_triangle.hpp"
+
+namespace prox {
+namespace {
+
+using V = Vec3<double>;
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kMaxRounds = 30;
+
+template <class T>
+V to_d(const Vec3<T>& v) {
+  return V{static_cast<double>(v[0]), static_cast<double>(v[1]), static_cast<double>(v[2])};
+}
+
+/// A (sub-)triangle of A: corners, the closest triangle of B to each corner,
+/// the best B triangle its parent's bound found, and the A triangle it is part of.
+struct Item {
+  V p[3];
+  std::int32_t near[3];
+  std::int32_t best;
+  std::int32_t source;
+};
+
+/// A point of A evaluated against B: the certified lower value of d(p, B).
+struct PointHit {
+  double lower = 0;
+  V closest{};
+  std::int32_t triangle = -1;
+};
+
+/// The worst point found so far.
+struct Worst {
+  double lower = -kInf;
+  V point{}, closest{};
+  std::int32_t triangle = -1, closest_triangle = -1;
+  void offer(const PointHit& h, const V& p, std::int32_t source) {
+    if (h.lower > lower) *this = Worst{h.lower, p, h.closest, source, h.triangle};
+  }
+};
+
+/// Node test of the triangle bound search: min over B's triangles b of
+/// max over the three corners of d(corner, b). Key of a box = the largest of
+/// the corners' box lower bounds (squared); a box's farthest-corner distances
+/// bound what any of its triangles can give, so they lower the bound too.
+struct TriangleBoundTest {
+  const bvh::PointQuery& q0;
+  const bvh::PointQuery& q1;
+  const bvh::PointQuery& q2;
+  float bound;
+  float limit() const { return bound; }
+  void shrink(float b) { bound = b < bound ? b : bound; }
+  unsigned children(const bvh::Node8& n, float* key) {
+    using namespace simd;
+    F8 l0, u0, l1, u1, l2, u2;
+    bvh::box_distances8(n, q0, l0, u0);
+    bvh::box_distances8(n, q1, l1, u1);
+    bvh::box_distances8(n, q2, l2, u2);
+    const F8 lb = max8(max8(l0, l1), l2);
+    shrink(hmin8(max8(max8(u0, u1), u2)));
+    store8(key, lb);
+    return le_mask8(lb, set8(bound));
+  }
+};
+
+template <class T>
+class OneSided {
+ public:
+  OneSided(const TriangleMesh<T>& a, const MeshIndex<T>& b, double tol, double scale,
+           const HausdorffOptions& o)
+      : a_(a), b_(b), bm_(b.mesh()), layout_(b.layout()), tol_(tol), s_(scale), opt_(o) {
+    double kappa = 1;
+    for (std::size_t t = 0; t < bm_.num_triangles(); ++t) {
+      const V c0 = to_d(bm_.corner(t, 0)), c1 = to_d(bm_.corner(t, 1)), c2 = to_d(bm_.corner(t, 2));
+      const double n = std::sqrt(squared_norm(cross(c1 - c0, c2 - c0)));
+      const double e = std::max({squared_distance(c0, c1), squared_distance(c1, c2),
+                                 squared_distance(c2, c0)});
+      if (n > 0) kappa = std::max(kappa, 2 * e / n);
+    }
+    lower_margin_ = 32 * double(std::numeric_limits<T>::epsilon()) * s_ * kappa;
+    // B's corners per triangle, in double, side by side (candidate triangles
+    // are visited by id, scattered: one or two cache lines each, not four).
+    corners_.resize(bm_.num_triangles());
+    for (std::size_t t = 0; t < bm_.num_triangles(); ++t)
+      for (int k = 0; k < 3; ++k) corners_[t][k] = to_d(bm_.corner(t, k));
+    // B's vertex -> triangles (CSR), for the local walk of bound_item.
+    adj_off_.assign(bm_.num_vertices() + 1, 0);
+    for (const auto& t : bm_.triangles())
+      for (int k = 0; k < 3; ++k) ++adj_off_[t[k] + 1];
+    for (std::size_t v = 0; v < bm_.num_vertices(); ++v) adj_off_[v + 1] += adj_off_[v];
+    adj_.resize(adj_off_.back());
+    std::vector<std::uint32_t> fill(adj_off_.begin(), adj_off_.end() - 1);
+    for (std::size_t t = 0; t < bm_.num_triangles(); ++t)
+      for (int k = 0; k < 3; ++k) adj_[fill[bm_.triangles()[t][k]]++] = static_cast<std::uint32_t>(t);
+    batch_.threads = o.threads;
+    batch_.grain = 64;
+  }
+
+  HausdorffSide run();
+
+ private:
+  const V& corner_b(std::int32_t t, int k) const { return corners_[std::size_t(t)][k]; }
+
+  /// d(p, B) through the index, recomputed in double, rounded down.
+  PointHit eval_point(const V& p) const {
+    const Vec3<T> pt{static_cast<T>(p[0]), static_cast<T>(p[1]), static_cast<T>(p[2])};
+    const MeshClosestPoint<T> r = b_.closest_point(pt);
+    PointHit h;
+    h.triangle = r.triangle;
+    if (!r.found()) return h;
+    const auto c = closest_point_triangle(p, corner_b(r.triangle, 0), corner_b(r.triangle, 1),
+                                          corner_b(r.triangle, 2));
+    h.closest = c.point;
+    h.lower = std::max(0.0, std::sqrt(c.sq_distance) * (1 - 4 * kEps) - lower_margin_);
+    return h;
+  }
+
+  /// A near triangle of B by one greedy descent (nearest box at each level) and
+  /// d(p, it)^2: an upper bound of d(p, B)^2 for the price of one leaf.
+  PointHit guess_point(const V& p) const {
+    const bvh::PointQuery q(p);
+    bvh::NearestTest<false> test{q, std::numeric_limits<float>::infinity()};
+    double best = kInf;
+    std::int32_t tri = -1;
+    bvh::descend_nearest(layout_.nodes, test, [&](std::uint32_t first, std::uint32_t count) {
+      for (std::uint32_t s = first; s < first + count; ++s) {
+        const auto t = static_cast<std::int32_t>(layout_.prims[s]);
+        const double d = closest_point_triangle(p, to_d(layout_.corner(s, 0)), to_d(layout_.corner(s, 1)),
+                                                to_d(layout_.corner(s, 2)))
+                             .sq_distance;
+        if (d < best || (d == best && t < tri)) {
+          best = d;
+          tri = t;
+        }
+      }
+    });
+    PointHit h;
+    h.triangle = tri;
+    h.lower = -1;  // not a lower bound: only guessed
+    h.closest = V{best, 0, 0};
+    return h;
+  }
+
+  /// Points of A to evaluate: every one gets a guess (a near triangle, for the
+  /// upper bounds); those whose guessed distance could exceed `floor` (and the
+  /// `top` largest guesses) also the exact query, the only ones that can raise
+  /// the lower bound. Returns the number of exact queries.
+  std::size_t eval_points(const std::vector<V>& pts, std::vector<PointHit>& out, double floor,
+                          std::size_t top) const;
+
+  /// A true upper bound of d(p, triangle t): a point of t, rebuilt from the
+  /// kernel's barycentrics, and the distance to it rounded up.
+  double upper_point(const V& p, std::int32_t t) const {
+    const V a = corner_b(t, 0), b = corner_b(t, 1), c = corner_b(t, 2);
+    const auto r = closest_point_triangle(p, a, b, c);
+    double w0 = std::max(r.bary[0], 0.0), w1 = std::max(r.bary[1], 0.0),
+           w2 = std::max(r.bary[2], 0.0);
+    const double sum = w0 + w1 + w2;
+    if (!(sum > 0)) {
+      w0 = 1;
+      w1 = w2 = 0;
+    } else {
+      w0 /= sum;
+      w1 /= sum;
+      w2 /= sum;
+    }
+    const V q = a * w0 + b * w1 + c * w2;
+    return std::sqrt(squared_distance(p, q)) * (1 + 8 * kEps) + 16 * kEps * s_;
+  }
+
+  /// max over the item's corners of d(corner, t)^2, stopping once above `stop`.
+  double corner_max_sq(const Item& it, const V& a, const V& b, const V& c, double stop) const {
+    double m = 0;
+    for (int k = 0; k < 3; ++k) {
+      m = std::max(m, closest_point_triangle(it.p[k], a, b, c).sq_distance);
+      if (m > stop) break;
+    }
+    return m;
+  }
+
+  /// The item's upper bound (true, rounded up) and the B triangle that gives it.
+  double bound_item(Item& it, double threshold, bool& searched) const;
+
+  const TriangleMesh<T>& a_;
+  const MeshIndex<T>& b_;
+  const TriangleMesh<T>& bm_;
+  FlatIndex<T> layout_;
+  double tol_, s_, lower_margin_ = 0;
+  HausdorffOptions opt_;
+  BatchOptions batch_;
+  std::vector<std::uint32_t> adj_off_, adj_;
+  std::vector<std::array<V, 3>> corners_;
+};
+
+template <class T>
+double OneSided<T>::bound_item(Item& it, double threshold, bool& searched) const {
+  // Any triangle that settles the item will do (below the threshold with room
+  // for the outward rounding of the bound): the first one found ends the search.
+  const double stop = threshold * (1 - 1e-12) - 32 * kEps * s_;
+  const double stop_sq = stop > 0 ? stop * stop : -1.0;
+  double best_sq = kInf;
+  std::int32_t best = -1;
+  const std::int32_t cands[4] = {it.best, it.near[0], it.near[1], it.near[2]};
+  for (int i = 0; i < 4 && !(best_sq <= stop_sq); ++i) {
+    const std::int32_t t = cands[i];
+    if (t < 0 || std::find(cands, cands + i, t) != cands + i) continue;
+    const double v = corner_max_sq(it, corner_b(t, 0), corner_b(t, 1), corner_b(t, 2), best_sq);
+    if (v < best_sq || (v == best_sq && t < best)) {
+      best_sq = v;
+      best = t;
+    }
+  }
+  searched = false;
+  if (!(best_sq <= stop_sq)) {
+    // Next the triangle a greedy descent finds for the centroid (one leaf).
+    const std::int32_t t = guess_point((it.p[0] + it.p[1] + it.p[2]) * (1.0 / 3)).triangle;
+    if (t >= 0) {
+      const double v = corner_max_sq(it, corner_b(t, 0), corner_b(t, 1), corner_b(t, 2), best_sq);
+      if (v < best_sq || (v == best_sq && t < best)) {
+        best_sq = v;
+        best = t;
+      }
+    }
+  }
+  // A short walk: the triangles sharing a vertex with the best so far, twice.
+  for (int step = 0; step < 2 && !(best_sq <= stop_sq) && best >= 0; ++step) {
+    const std::int32_t from = best;
+    for (int k = 0; k < 3 && !(best_sq <= stop_sq); ++k) {
+      const std::uint32_t v = bm_.triangles()[std::size_t(from)][k];
+      for (std::uint32_t j = adj_off_[v]; j < adj_off_[v + 1]; ++j) {
+        const auto t = static_cast<std::int32_t>(adj_[j]);
+        if (t == from) continue;
+        const double val = corner_max_sq(it, corner_b(t, 0), corner_b(t, 1), corner_b(t, 2), best_sq);
+        if (val < best_sq || (val == best_sq && t < best)) {
+          best_sq = val;
+          best = t;
+          if (best_sq <= stop_sq) break;
+        }
+      }
+    }
+    if (best == from) break;
+  }
+  if (!(best_sq <= stop_sq)) {
+    // Not enough: the smallest corner-max over all of B, through the BVH.
+    searched = true;
+    const bvh::PointQuery q0(it.p[0]), q1(it.p[1]), q2(it.p[2]);
+    TriangleBoundTest test{q0, q1, q2, bvh::float_up(best_sq * (1 + 1e-6))};
+    bvh::traverse(layout_.nodes, test, [&](std::uint32_t first, std::uint32_t count) {
+      for (std::uint32_t s = first; s < first + count; ++s) {
+        const auto t = static_cast<std::int32_t>(layout_.prims[s]);
+        const V a = to_d(layout_.corner(s, 0)), b = to_d(layout_.corner(s, 1)),
+                c = to_d(layout_.corner(s, 2));
+        const double v = corner_max_sq(it, a, b, c, best_sq);
+        if (v < best_sq || (v == best_sq && t < best)) {
+          best_sq = v;
+          best = t;
+          test.shrink(bvh::float_up(v * (1 + 1e-6)));
+          if (best_sq <= stop_sq) return true;
+        }
+      }
+      return false;
+    });
+  }
+  it.best = best;
+  double u = 0;
+  for (int k = 0; k < 3; ++k) u = std::max(u, upper_point(it.p[k], best));
+  return u;
+}
+
+template <class T>
+std::size_t OneSided<T>::eval_points(const std::vector<V>& pts, std::vector<PointHit>& out,
+                                     double floor, std::size_t top) const {
+  out.assign(pts.size(), PointHit{});
+  std::vector<double> guess(pts.size());
+  batch_for_each(pts.size(), batch_, [&](std::size_t i) {
+    out[i] = guess_point(pts[i]);
+    // d(p, B) <= this (the guess's distance, rounded up past any rounding).
+    guess[i] = std::sqrt(out[i].closest[0]) * (1 + 8 * kEps) + 16 * kEps * s_ + lower_margin_;
+  });
+  if (top > 0 && pts.size() > 0) {  // the floor from the largest guesses, evaluated first
+    std::vector<std::size_t> order(pts.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    top = std::min(top, order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
+                      [&](std::size_t x, std::size_t y) {
+                        return guess[x] > guess[y] || (guess[x] == guess[y] && x < y);
+                      });
+    std::vector<PointHit> first(top);
+    batch_for_each(top, batch_, [&](std::size_t j) { first[j] = eval_point(pts[order[j]]); });
+    for (std::size_t j = 0; j < top; ++j) {
+      out[order[j]] = first[j];
+      guess[order[j]] = -1;  // done
+      floor = std::max(floor, first[j].lower);
+    }
+  }
+  std::vector<std::size_t> exact;
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    if (guess[i] > floor) exact.push_back(i);
+  batch_for_each(exact.size(), batch_, [&](std::size_t j) { out[exact[j]] = eval_point(pts[exact[j]]); });
+  return exact.size() + top;
+}
+
+template <class T>
+HausdorffSide OneSided<T>::run() {
+  HausdorffSide side;
+  const auto& tris = a_.triangles();
+  const std::size_t nv = a_.num_vertices();
+  // Round 0's points: every vertex used by a triangle (its first triangle names it).
+  std::vector<std::int32_t> owner(nv, -1);
+  for (std::size_t t = tris.size(); t-- > 0;)
+    for (int k = 0; k < 3; ++k) owner[tris[t][k]] = static_cast<std::int32_t>(t);
+  std::vector<std::uint32_t> used;
+  std::vector<V> pts;
+  for (std::size_t v = 0; v < nv; ++v)
+    if (owner[v] >= 0) {
+      used.push_back(static_cast<std::uint32_t>(v));
+      pts.push_back(to_d(a_.vertices()[v]));
+    }
+  std::vector<PointHit> hits;
+  side.point_queries += eval_points(pts, hits, 0.0, 64);
+  std::vector<PointHit> vh(nv);
+  Worst worst;
+  for (std::size_t j = 0; j < used.size(); ++j) {
+    vh[used[j]] = hits[j];
+    if (hits[j].lower >= 0) worst.offer(hits[j], pts[j], owner[used[j]]);
+  }
+  std::vector<Item> items(tris.size());
+  for (std::size_t t = 0; t < tris.size(); ++t) {
+    Item& it = items[t];
+    for (int k = 0; k < 3; ++k) {
+      it.p[k] = to_d(a_.vertices()[tris[t][k]]);
+      it.near[k] = vh[tris[t][k]].triangle;
+    }
+    it.best = -1;
+    it.source = static_cast<std::int32_t>(t);
+  }
+  double settled = 0;
+  std::vector<double> upper;
+  std::vector<std::uint8_t> searched;
+  std::vector<std::size_t> refine;
+  std::vector<PointHit> mid;
+  for (int round = 0;; ++round) {
+    const double threshold = std::max(worst.lower, 0.0) + tol_;
+    upper.assign(items.size(), 0);
+    searched.assign(items.size(), 0);
+    batch_for_each(items.size(), batch_, [&](std::size_t i) {
+      bool s = false;
+      upper[i] = bound_item(items[i], threshold, s);
+      searched[i] = s ? 1 : 0;
+    });
+    side.subtriangles += items.size();
+    refine.clear();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      side.searches += searched[i];
+      if (upper[i] <= threshold) {
+        settled = std::max(settled, upper[i]);
+      } else {
+        refine.push_back(i);
+      }
+    }
+    side.rounds = round;
+    if (refine.empty()) {
+      side.converged = true;
+      break;
+    }
+    if (round >= kMaxRounds || side.subtriangles + 4 * refine.size() > opt_.max_subtriangles) {
+      for (std::size_t i : refine) settled = std::max(settled, upper[i]);
+      break;
+    }
+    // Split each remaining item at its edge midpoints; evaluate those points.
+    pts.resize(3 * refine.size());
+    for (std::size_t j = 0; j < refine.size(); ++j) {
+      const Item& it = items[refine[j]];
+      for (int k = 0; k < 3; ++k) pts[3 * j + k] = (it.p[k] + it.p[(k + 1) % 3]) * 0.5;
+    }
+    side.point_queries += eval_points(pts, mid, std::max(worst.lower, 0.0), 0);
+    std::vector<Item> next(4 * refine.size());
+    for (std::size_t j = 0; j < refine.size(); ++j) {
+      const Item& it = items[refine[j]];
+      V m[3];
+      std::int32_t mn[3];
+      for (int k = 0; k < 3; ++k) {
+        m[k] = (it.p[k] + it.p[(k + 1) % 3]) * 0.5;  // m[0] on p0p1, m[1] on p1p2, m[2] on p2p0
+        mn[k] = mid[3 * j + k].triangle;
+        if (mid[3 * j + k].lower >= 0) worst.offer(mid[3 * j + k], m[k], it.source);
+      }
+      Item* c = &next[4 * j];
+      c[0] = Item{{it.p[0], m[0], m[2]}, {it.near[0], mn[0], mn[2]}, it.best, it.source};
+      c[1] = Item{{m[0], it.p[1], m[1]}, {mn[0], it.near[1], mn[1]}, it.best, it.source};
+      c[2] = Item{{m[2], m[1], it.p[2]}, {mn[2], mn[1], it.near[2]}, it.best, it.source};
+      c[3] = Item{{m[0], m[1], m[2]}, {mn[0], mn[1], mn[2]}, it.best, it.source};
+    }
+    items.swap(next);
+  }
+  side.lower = std::max(worst.lower, 0.0);
+  side.upper = std::max(settled, side.lower);
+  side.worst_point = worst.point;
+  side.worst_closest = worst.closest;
+  side.worst_triangle = worst.triangle;
+  side.worst_closest_triangle = worst.closest_triangle;
+  return side;
+}
+
+template <class T>
+double max_abs_coordinate(const TriangleMesh<T>& m) {
+  double s = 0;
+  for (const auto& t : m.triangles())
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j) s = std::max(s, std::fabs(double(m.vertices()[t[k]][j])));
+  return s;
+}
+
+template <class T>
+double union_diagonal(const TriangleMesh<T>& a, const TriangleMesh<T>& b) {
+  Box3<T> box = a.bounds();
+  const Box3<T> bb = b.bounds();
+  box.extend(bb.lo);
+  box.extend(bb.hi);
+  return std::sqrt(squared_norm(to_d(box.diagonal())));
+}
+
+template <class T>
+void check_inputs(const TriangleMesh<T>& a, const TriangleMesh<T>& b, const HausdorffOptions& o) {
+  if (a.empty()) throw std::invalid_argument("hausdorff: mesh A has no triangles");
+  if (b.empty()) throw std::invalid_argument("hausdorff: mesh B has no triangles");
+  if (!(o.tolerance >= 0) || !(o.relative_tolerance >= 0) || std::isinf(o.tolerance) ||
+      std::isinf(o.relative_tolerance))
+    throw std::invalid_argument("hausdorff: the tolerance must be a finite number >= 0, not " +
+                                std::to_string(o.tolerance) + " / relative " +
+                                std::to_string(o.relative_tolerance));
+  if (o.tolerance == 0 && o.relative_tolerance == 0)
+    throw std::invalid_argument("hausdorff: give a tolerance > 0 (absolute or relative to the "
+                                "diagonal); 0 can never be reached");
+}
+
+}  // namespace
+
+template <class T>
+double hausdorff_tolerance(const TriangleMesh<T>& a, const TriangleMesh<T>& b,
+                           const HausdorffOptions& options) {
+  check_inputs(a, b, options);
+  if (options.tolerance > 0) return options.tolerance;
+  return options.relative_tolerance * union_diagonal(a, b);
+}
+
+template <class T>
+HausdorffSide hausdorff_one_sided(const TriangleMesh<T>& a, const MeshIndex<T>& b,
+                                  const HausdorffOptions& options) {
+  const double tol = hausdorff_tolerance(a, b.mesh(), options);
+  const double s = std::max(max_abs_coordinate(a), max_abs_coordinate(b.mesh()));
+  return OneSided<T>(a, b, tol, s, options).run();
+}
+
+template <class T>
+HausdorffResult hausdorff(const MeshIndex<T>& a, const MeshIndex<T>& b,
+                          const HausdorffOptions& options) {
+  HausdorffResult r;
+  r.tolerance = hausdorff_tolerance(a.mesh(), b.mesh(), options);
+  r.diagonal = union_diagonal(a.mesh(), b.mesh());
+  HausdorffOptions o = options;
+  o.tolerance = r.tolerance;
+  r.forward = hausdorff_one_sided(a.mesh(), b, o);
+  r.backward = hausdorff_one_sided(b.mesh(), a, o);
+  r.lower = std::max(r.forward.lower, r.backward.lower);
+  r.upper = std::max(r.forward.upper, r.backward.upper);
+  return r;
+}
+
+template double hausdorff_tolerance(const TriangleMesh<float>&, const TriangleMesh<float>&,
+                                    const HausdorffOptions&);
+template double hausdorff_tolerance(const TriangleMesh<double>&, const TriangleMesh<double>&,
+                                    const HausdorffOptions&);
+template HausdorffSide hausdorff_one_sided(const TriangleMesh<float>&, const MeshIndex<float>&,
+                                           const HausdorffOptions&);
+template HausdorffSide hausdorff_one_sided(const TriangleMesh<double>&, const MeshIndex<double>&,
+                                           const HausdorffOptions&);
+template HausdorffResult hausdorff(const MeshIndex<float>&, const MeshIndex<float>&,
+                                   const HausdorffOptions&);
+template HausdorffResult hausdorff(const MeshIndex<double>&, const MeshIndex<double>&,
+                                   const HausdorffOptions&);
+
+}  // namespace prox

@@ -1,0 +1,133 @@
+// Surface sampling, sample statistics and Chamfer (prox/mesh/sample_surface.hpp):
+// reproducible for a seed and any thread count; every sample on its triangle
+// at its barycentrics; area-weighted (a binomial test, 5 sigma); stratified
+// counts within one of n * area / total; statistics and Chamfer on distances
+// known exactly (two parallel squares 0.1 apart: every distance is 0.1).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "mesh_support.hpp"
+#include "support/scale.hpp"
+
+namespace {
+
+using namespace prox;
+using Tri = std::array<std::uint32_t, 3>;
+
+// Two triangles of areas 0.5 and 1.5 (and a degenerate one between them).
+TriangleMesh<double> two_areas() {
+  return TriangleMesh<double>({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {3, 0, 1}, {3, 1, 1}, {6, 0, 1}},
+                              std::vector<Tri>{{0, 1, 2}, {0, 1, 1}, {3, 5, 4}});
+}
+
+TEST(SampleSurface, SameForAnySeedRunAndThreadCount) {
+  const TriangleMesh<double> m = test::icosphere(3);
+  const auto one = sample_surface(m, 5000, 42, SampleMethod::uniform, 1);
+  const auto four = sample_surface(m, 5000, 42, SampleMethod::uniform, 4);
+  EXPECT_EQ(one.points, four.points);
+  EXPECT_EQ(one.triangles, four.triangles);
+  EXPECT_EQ(one.bary, four.bary);
+  // Uniform: sample i does not depend on n.
+  const auto fewer = sample_surface(m, 100, 42, SampleMethod::uniform, 2);
+  for (std::size_t i = 0; i < 100; ++i) EXPECT_EQ(fewer.points[i], one.points[i]);
+  const auto other = sample_surface(m, 5000, 43, SampleMethod::uniform, 1);
+  EXPECT_NE(other.points, one.points);
+}
+
+TEST(SampleSurface, SamplesLieOnTheirTriangles) {
+  const TriangleMesh<double> m = test::torus(1.0, 0.3, 32, 12);
+  for (SampleMethod method : {SampleMethod::uniform, SampleMethod::stratified}) {
+    const auto s = sample_surface(m, 3000, 7, method);
+    const BruteForce<double> brute(m);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const Vec3d w = s.bary[i];
+      EXPECT_GE(w[0], 0);
+      EXPECT_GE(w[1], 0);
+      EXPECT_GE(w[2], 0);
+      EXPECT_NEAR(w[0] + w[1] + w[2], 1.0, 1e-15);
+      const std::size_t t = s.triangles[i];
+      const Vec3d p = m.corner(t, 0) * w[0] + m.corner(t, 1) * w[1] + m.corner(t, 2) * w[2];
+      EXPECT_LT(std::sqrt(squared_distance(p, s.points[i])), 1e-15);
+      EXPECT_LT(std::sqrt(brute.closest_point(s.points[i]).sq_distance), 1e-15);
+    }
+  }
+}
+
+TEST(SampleSurface, AreaWeighted) {
+  const TriangleMesh<double> m = two_areas();
+  const std::size_t n = static_cast<std::size_t>(test::scaled_count(200000, 20000));
+  const auto s = sample_surface(m, n, 3);
+  std::size_t first = 0;
+  for (std::uint32_t t : s.triangles) {
+    EXPECT_NE(t, 1u);  // the degenerate triangle has no area
+    first += t == 0;
+  }
+  const double p = 0.25, sigma = std::sqrt(n * p * (1 - p));
+  EXPECT_NEAR(double(first), n * p, 5 * sigma);
+  // Uniform within a triangle: the mean of the weights is (1/3, 1/3, 1/3).
+  Vec3d mean{0, 0, 0};
+  for (const Vec3d& w : s.bary) mean += w;
+  mean = mean / double(n);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(mean[k], 1.0 / 3, 5 * std::sqrt(1.0 / 18 / n));
+}
+
+TEST(SampleSurface, StratifiedCountsWithinOne) {
+  const TriangleMesh<double> m = test::icosphere(2);
+  const std::size_t n = 10007;
+  const auto s = sample_surface(m, n, 11, SampleMethod::stratified);
+  std::vector<std::size_t> count(m.num_triangles(), 0);
+  for (std::uint32_t t : s.triangles) ++count[t];
+  double total = 0;
+  std::vector<double> area(m.num_triangles());
+  for (std::size_t t = 0; t < m.num_triangles(); ++t) {
+    area[t] = 0.5 * std::sqrt(squared_norm(cross(m.corner(t, 1) - m.corner(t, 0),
+                                                 m.corner(t, 2) - m.corner(t, 0))));
+    total += area[t];
+  }
+  for (std::size_t t = 0; t < m.num_triangles(); ++t)
+    EXPECT_LT(std::fabs(double(count[t]) - n * area[t] / total), 1.0 + 1e-9) << t;
+}
+
+TEST(SampleSurface, NoAreaIsAnError) {
+  const TriangleMesh<double> flat({{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, std::vector<Tri>{{0, 1, 2}});
+  EXPECT_THROW(sample_surface(flat, 10, 1), std::invalid_argument);
+  EXPECT_THROW(sample_surface(TriangleMesh<double>{}, 10, 1), std::invalid_argument);
+}
+
+TEST(SampleSurface, StatsAndChamferOnParallelSquares) {
+  const std::vector<Tri> f{{0, 1, 2}, {0, 2, 3}};
+  const TriangleMesh<double> a({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, f);
+  const TriangleMesh<double> b({{0, 0, 0.1}, {1, 0, 0.1}, {1, 1, 0.1}, {0, 1, 0.1}}, f);
+  const MeshIndex<double> ia(a), ib(b);
+  const auto sa = sample_surface(a, 4000, 1), sb = sample_surface(b, 3000, 2);
+  const auto da = sample_distances(std::span<const Vec3d>(sa.points), ib, 2);
+  const auto db = sample_distances(std::span<const Vec3d>(sb.points), ia, 2);
+  const DistanceStats st = distance_stats(da, 4);
+  // Each distance is 0.1 to an ulp; sums of 4000 of them gather ~n eps: 1e-12.
+  EXPECT_EQ(st.count, 4000u);
+  EXPECT_NEAR(st.max, 0.1, 1e-15);
+  EXPECT_NEAR(st.mean, 0.1, 1e-12);
+  EXPECT_NEAR(st.rms, 0.1, 1e-12);
+  std::size_t sum = 0;
+  for (std::size_t c : st.histogram) sum += c;
+  EXPECT_EQ(sum, 4000u);
+  const ChamferDistance c = chamfer(da, db);
+  EXPECT_NEAR(c.chamfer_l2, 0.02, 1e-12);
+  EXPECT_NEAR(c.chamfer_l1, 0.2, 1e-12);
+  EXPECT_NEAR(c.forward_mean_sq, 0.01, 1e-12);
+}
+
+TEST(SampleSurface, HistogramAndBadStats) {
+  const std::vector<double> d{0.0, 0.25, 0.5, 0.75, 1.0, 1.0};
+  const DistanceStats st = distance_stats(d, 4);
+  EXPECT_EQ(st.histogram, (std::vector<std::size_t>{1, 1, 1, 3}));
+  EXPECT_EQ(st.argmax, 4u);
+  EXPECT_DOUBLE_EQ(st.mean, 3.5 / 6);
+  EXPECT_DOUBLE_EQ(st.rms, std::sqrt((0.0625 + 0.25 + 0.5625 + 2) / 6));
+  EXPECT_THROW(distance_stats(std::vector<double>{1.0, std::nan("")}), std::invalid_argument);
+  EXPECT_THROW(distance_stats(d, 0), std::invalid_argument);
+  EXPECT_THROW(chamfer({}, d), std::invalid_argument);
+}
+
+}  // namespace
