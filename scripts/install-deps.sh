@@ -13,6 +13,8 @@ packages=(
   libtinyobjloader-dev                         # OBJ reader
   libembree-dev libcgal-dev                    # peers in the benchmark
   libcgal-demo                                 # ships data.tar.gz: real meshes for tests
+  glslc libvulkan-dev                          # prox::gpu: GLSL -> SPIR-V at build time, Vulkan headers
+  mesa-vulkan-drivers vulkan-tools             # lavapipe (CPU Vulkan driver) for the GPU tests; vulkaninfo
 )
 
 missing=()
