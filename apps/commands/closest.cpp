@@ -5,12 +5,15 @@
 // a miss (nothing within --max-distance, or a non-finite point) is
 // "nan,nan,nan,nan,-1,nan,nan,nan,none". .npy: float64 (N, 9) or (N, 11), same
 // columns, feature as 0..6 = v0 v1 v2 e01 e12 e20 face (-1 for a miss).
+// --device gpu: through prox::gpu, in float (apps/gpu_device.hpp); signs from
+// the CPU's winding number.
 #include <cmath>
 #include <memory>
 #include <vector>
 
 #include "command.hpp"
 #include "common.hpp"
+#include "gpu_device.hpp"
 #include "prox/io/csv.hpp"
 #include "prox/io/npy.hpp"
 #include "prox/io/read_table.hpp"
@@ -24,6 +27,7 @@ Runner setup_closest(CLI::App& app) {
     bool signed_distance = false;
     double max_distance = ScalarTraits<double>::infinity();
     int threads = 0;
+    std::string device = "cpu";
   };
   auto o = std::make_shared<Options>();
   app.add_option("MESH", o->mesh, "mesh file (.obj .ply .stl .off)")->required();
@@ -38,6 +42,7 @@ Runner setup_closest(CLI::App& app) {
                  "ignore the mesh beyond this distance (a miss: triangle -1)")
       ->check(CLI::PositiveNumber);
   add_threads_option(app, o->threads);
+  add_device_option(app, o->device);
   app.footer("Example: prox closest bunny.off points.txt -o closest.csv");
   return [o]() {
     const std::string ext = lower_extension(o->out);
@@ -52,7 +57,8 @@ Runner setup_closest(CLI::App& app) {
     batch.threads = o->threads;
     std::vector<MeshClosestPoint<double>> cp(n);
     std::vector<MeshSignedDistance<double>> sd(o->signed_distance ? n : 0);
-    in_blocks(n, "prox closest", [&](std::size_t b, std::size_t e) {
+    if (o->device == "gpu") gpu_closest(m.index->mesh(), points, o->max_distance, cp, sd);
+    else in_blocks(n, "prox closest", [&](std::size_t b, std::size_t e) {
       const auto in = std::span<const Vec3d>(points).subspan(b, e - b);
       closest_points(*m.index, in, std::span<MeshClosestPoint<double>>(cp).subspan(b, e - b),
                      o->max_distance, batch);

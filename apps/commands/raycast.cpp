@@ -5,12 +5,14 @@
 // Columns: default (first hit) t,triangle,u,v,w (u, v, w weight corners 0, 1, 2;
 // a miss: inf,-1,nan,nan,nan); --all: ray,t,triangle,u,v,w, one row per hit;
 // --count: count; --any: hit (0 or 1). .npy: float64 (N, 5) / (H, 6); int32
-// (N,) for --count; uint8 (N,) for --any.
+// (N,) for --count; uint8 (N,) for --any. --device gpu: first hit and --any
+// through prox::gpu, in float (apps/gpu_device.hpp).
 #include <memory>
 #include <vector>
 
 #include "command.hpp"
 #include "common.hpp"
+#include "gpu_device.hpp"
 #include "prox/io/csv.hpp"
 #include "prox/io/npy.hpp"
 #include "prox/io/read_table.hpp"
@@ -34,17 +36,20 @@ struct RaycastOptions {
   std::string mesh, rays, out;
   bool any = false, all = false, count = false;
   int threads = 0;
+  std::string device = "cpu";
 };
 
 using RaySpan = std::span<const Ray<double>>;
 
 // --any or --count: one value per ray.
 void write_any_or_count(Output& out, bool npy, const MeshIndex<double>& index,
-                        const std::vector<Ray<double>>& rays, bool any, const BatchOptions& batch) {
+                        const std::vector<Ray<double>>& rays, bool any, const BatchOptions& batch,
+                        bool gpu) {
   const std::size_t n = rays.size();
   std::vector<std::uint8_t> hit(any ? n : 0);
   std::vector<std::uint32_t> cnt(any ? 0 : n);
-  in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+  if (gpu) gpu_any_hits(index.mesh(), rays, hit);
+  else in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
     const RaySpan in = RaySpan(rays).subspan(b, e - b);
     if (any) any_hits(index, in, std::span<std::uint8_t>(hit).subspan(b, e - b), batch);
     else count_hits(index, in, std::span<std::uint32_t>(cnt).subspan(b, e - b), batch);
@@ -102,10 +107,11 @@ void write_all_hits(Output& out, bool npy, const MeshIndex<double>& index,
 
 // Default: the first hit of each ray.
 void write_first_hits(Output& out, bool npy, const MeshIndex<double>& index,
-                      const std::vector<Ray<double>>& rays, const BatchOptions& batch) {
+                      const std::vector<Ray<double>>& rays, const BatchOptions& batch, bool gpu) {
   const std::size_t n = rays.size();
   std::vector<MeshRayHit<double>> first(n);
-  in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+  if (gpu) gpu_first_hits(index.mesh(), rays, first);
+  else in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
     first_hits(index, RaySpan(rays).subspan(b, e - b),
                std::span<MeshRayHit<double>>(first).subspan(b, e - b), batch);
   });
@@ -140,6 +146,7 @@ Runner setup_raycast(CLI::App& app) {
   any->excludes(all)->excludes(count);
   all->excludes(count);
   add_threads_option(app, o->threads);
+  add_device_option(app, o->device);
   app.footer("Example: prox raycast bunny.off rays.txt --count -o counts.csv");
   return [o]() {
     const std::string ext = lower_extension(o->out);
@@ -147,14 +154,17 @@ Runner setup_raycast(CLI::App& app) {
     if (!o->out.empty() && o->out != "-" && !npy && ext != ".csv") {
       throw UsageError("-o must name a .csv or .npy file, not '" + o->out + "'");
     }
+    const bool gpu = o->device == "gpu";
+    if (gpu && (o->all || o->count))
+      throw UsageError("--device gpu answers the first hit and --any, not --all or --count");
     const LoadedMesh m = load_mesh(o->mesh, o->threads);
     const std::vector<Ray<double>> rays = io::read_rays(o->rays);
     BatchOptions batch;
     batch.threads = o->threads;
     Output out(o->out);
-    if (o->any || o->count) write_any_or_count(out, npy, *m.index, rays, o->any, batch);
+    if (o->any || o->count) write_any_or_count(out, npy, *m.index, rays, o->any, batch, gpu);
     else if (o->all) write_all_hits(out, npy, *m.index, rays, batch);
-    else write_first_hits(out, npy, *m.index, rays, batch);
+    else write_first_hits(out, npy, *m.index, rays, batch, gpu);
     out.commit();
     return 0;
   };
