@@ -48,9 +48,13 @@ ProxMeshClosest prox_mesh_closest_point(vec3 p, float max_distance) {
     uint child = st_child[sp], count = st_count[sp];
     if (count > 0u) {
       for (uint s = child; s < child + count; ++s) {
-        ProxTriangleResult r = prox_closest_point_triangle(p, prox_slot_corner(s, 0),
-                                                           prox_slot_corner(s, 1),
-                                                           prox_slot_corner(s, 2));
+        vec3 a = prox_slot_corner(s, 0), b = prox_slot_corner(s, 1), c = prox_slot_corner(s, 2);
+        // The triangle's own box first (shrunk by 2^-20, far beyond its few
+        // roundings): a cheap, conservative skip of the full kernel.
+        precise vec3 gap = max(max(min(min(a, b), c) - p, p - max(max(a, b), c)), vec3(0.0));
+        precise float box_lb = (gap.x * gap.x + gap.y * gap.y + gap.z * gap.z) * PROX_SHRINK;
+        if (box_lb > bound) continue;
+        ProxTriangleResult r = prox_closest_point_triangle(p, a, b, c);
         int id = int(prox_prims[s]);
         if (r.sq_distance <= r2 && (r.sq_distance < best.sq_distance ||
                                     (r.sq_distance == best.sq_distance && id < best.triangle))) {
