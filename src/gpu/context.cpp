@@ -211,7 +211,8 @@ void Context::Impl::release() {
     vk.vkDestroyDevice(device, nullptr);
   }
   if (instance) vk.vkDestroyInstance(instance, nullptr);
-  if (library) dlclose(library);
+  // The loader stays loaded (no dlclose): drivers keep process-wide state
+  // (lavapipe's JIT registers unwind frames) that must outlive their unmapping.
   device = VK_NULL_HANDLE;
   instance = VK_NULL_HANDLE;
   library = nullptr;
