@@ -298,6 +298,14 @@ void Context::Impl::upload(const Buffer& dst, std::span<const std::byte> bytes) 
       VkBufferCopy region{};
       region.size = bytes.size();
       vk.vkCmdCopyBuffer(cmd, staging.buffer, dst.buffer, 1, &region);
+      // Later dispatches (later submissions on this queue) read what was copied.
+      VkMemoryBarrier mb{};
+      mb.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+      mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+      vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0,
+                              nullptr);
     });
   } catch (...) {
     destroy(staging);
