@@ -24,6 +24,7 @@ mode="${1:-}"
 pack() {
   local build="${1:-$root/build}"
   [ -x "$build/bench/gpu/prox-bench-gpu" ] || { echo "gpu-bench: no $build/bench/gpu/prox-bench-gpu (build with prox::gpu first)" >&2; exit 1; }
+  build="$(cd "$build" && pwd)"
   rm -rf "$carry"
   mkdir -p "$carry/bin" "$carry/lib" "$carry/spirv" "$carry/data/meshes"
   cp "$build/bench/gpu/prox-bench-gpu" "$build/tests/gpu/gpu_test_gpu_kernels" \
@@ -39,6 +40,8 @@ pack() {
   done | sort -u | grep -Ev '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*)\.so' |
     while read -r lib; do cp -L "$lib" "$carry/lib/"; done
   cp -L "$(ldconfig -p | awk '/libvulkan.so.1 /{print $NF; exit}')" "$carry/lib/libvulkan.so.1"
+  # The absolute paths compiled into the tests (SPIR-V, CGAL data), recreated there.
+  printf 'spirv_dir=%s\ndata_dir=%s\n' "$build/tests/gpu" "$build/cgal-data/data" >"$carry/paths"
   du -sh "$carry"
 }
 
@@ -74,17 +77,20 @@ run() {
     echo "gpu-bench: no NVIDIA Vulkan ICD found; running on whatever driver the loader finds"
   fi
   export PROX_REQUIRE_GPU=1
-  # The tests read SPIR-V and meshes from the paths compiled in; point them here.
-  local spv_dir data_dir
-  spv_dir="$(strings "$carry/bin/gpu_test_gpu_kernels" | grep -m1 '/tests/gpu$' || true)"
-  if [ -n "$spv_dir" ] && [ ! -d "$spv_dir" ]; then mkdir -p "$spv_dir" && cp "$carry"/spirv/*.spv "$spv_dir/"; fi
-  data_dir="$(strings "$carry/bin/gpu_test_gpu_mesh" | grep -m1 '/cgal-data/data$' || true)"
-  if [ -n "$data_dir" ] && [ ! -d "$data_dir/meshes" ]; then mkdir -p "$data_dir" && cp -r "$carry/data/meshes" "$data_dir/"; fi
+  # The tests read SPIR-V and meshes from the absolute paths compiled in
+  # (recorded by pack): recreate them here when this machine lacks them.
+  local spirv_dir data_dir
+  spirv_dir="$(sed -n 's/^spirv_dir=//p' "$carry/paths")"
+  data_dir="$(sed -n 's/^data_dir=//p' "$carry/paths")"
+  case "$spirv_dir$data_dir" in /*/*) ;; *) echo "gpu-bench: bad $carry/paths" >&2; exit 1 ;; esac
+  if [ ! -f "$spirv_dir/kernels.spv" ]; then mkdir -p "$spirv_dir" && cp "$carry"/spirv/*.spv "$spirv_dir/"; fi
+  if [ ! -d "$data_dir/meshes" ]; then mkdir -p "$data_dir" && cp -r "$carry/data/meshes" "$data_dir/"; fi
   local rc=0
   timeout 180 "$carry/bin/gpu_test_gpu_kernels" || rc=1
   timeout 180 "$carry/bin/gpu_test_gpu_mesh" || rc=1
   local queries="${PROX_GPU_QUERIES:-1000000}"
-  if grep -q "gpu device: llvmpipe" "$out/gpu-bench.log"; then
+  sleep 1  # let tee catch up
+  if grep -q "gpu device: llvmpipe" "$out/gpu-bench.log" && [ "$queries" -gt 20000 ]; then
     echo "gpu-bench: the device is lavapipe (no GPU driver found): 20000 queries, not $queries"
     queries=20000
   fi
