@@ -16,6 +16,8 @@ packages=(
   libcgal-demo                                 # ships data.tar.gz: real meshes for tests
   libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core # prox magnet / prox view windows (optional)
   xvfb xdotool                                 # tests/gui: drive those windows as a person would
+  glslc libvulkan-dev                          # prox::gpu: GLSL -> SPIR-V at build time, Vulkan headers
+  mesa-vulkan-drivers vulkan-tools             # lavapipe (CPU Vulkan driver) for the GPU tests; vulkaninfo
 )
 
 missing=()

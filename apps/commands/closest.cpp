@@ -18,6 +18,9 @@
 //   inside_votes               CSV only: parity rays that said inside, "k/n" (else empty)
 //   sign_method                int8 1 winding, 2 pseudonormal, 3 parity (CSV: the name), -1 miss
 //   confidence                 int8 0 sure, 1 unsure (CSV: the name), -1 miss
+// --device gpu: through prox::gpu, in float (apps/gpu_device.hpp): the mesh and
+// the points rounded to float once, MeshIndex<float>'s answers; with --signed
+// the sign is the CPU's winding number (sign_method winding, confidence none).
 // A miss (nothing within --max-distance, or a non-finite point): NaN values,
 // triangle -1, feature -1 ("none").
 #include <cmath>
@@ -29,6 +32,7 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "gpu_device.hpp"
 #include "normals.hpp"
 #include "prox/io/read_table.hpp"
 #include "prox/mesh/batch.hpp"
@@ -46,6 +50,7 @@ struct ClosestOptions {
   bool signed_distance = false;
   double max_distance = ScalarTraits<double>::infinity();
   int threads = 0;
+  std::string device = "cpu";
 };
 
 const char* const kColumnNames =
@@ -72,10 +77,22 @@ int run_closest(const ClosestOptions& o) {
   std::vector<SignedClosestPoint<double>> sd(o.signed_distance ? n : 0);
   const T max_distance = static_cast<T>(o.max_distance);
   Signer signer;
+  const bool gpu = o.device == "gpu";
   if constexpr (std::is_same_v<T, double>) {
-    if (o.signed_distance) signer = make_signer(m, o.sign, o.mesh, "closest", o.threads);
+    if (o.signed_distance && !gpu) signer = make_signer(m, o.sign, o.mesh, "closest", o.threads);
+    if (gpu) {
+      std::vector<MeshSignedDistance<double>> wsd(o.signed_distance ? n : 0);
+      gpu_closest(m.index->mesh(), points, o.max_distance, cp, wsd);
+      for (std::size_t i = 0; i < wsd.size(); ++i) {
+        sd[i].closest = cp[i];
+        sd[i].signed_distance = wsd[i].signed_distance;
+        sd[i].winding_number = wsd[i].winding_number;
+        sd[i].method = SignMethod::winding;
+        sd[i].confidence = SignConfidence::no_inside;  // written as "none": not computed
+      }
+    }
   }
-  in_blocks(n, "prox closest", [&](std::size_t b, std::size_t e) {
+  if (!gpu) in_blocks(n, "prox closest", [&](std::size_t b, std::size_t e) {
     const auto in = std::span<const Vec3<T>>(points).subspan(b, e - b);
     if constexpr (std::is_same_v<T, double>) {
       if (o.signed_distance) {
@@ -154,13 +171,13 @@ int run_closest(const ClosestOptions& o) {
       votes->text.push_back(s.votes ? std::to_string(s.inside_votes) + "/" + std::to_string(s.votes)
                                     : "");
       method->integer.push_back(f ? static_cast<int>(s.method) : -1);
-      conf->integer.push_back(f ? static_cast<int>(s.confidence) : -1);
+      conf->integer.push_back(f && !gpu ? static_cast<int>(s.confidence) : -1);
     }
   }
   write_table(t, o.table);
   summary("prox closest", fmt::format("{} points, {} found, {} triangles ({} index), {:.0f} ms",
                                       with_commas(n), with_commas(found), with_commas(m.triangles),
-                                      o.precision, timer.ms()));
+                                      gpu ? "float, gpu" : o.precision, timer.ms()));
   return 0;
 }
 
@@ -182,11 +199,15 @@ Runner setup_closest(CLI::App& app) {
                       "ignore the mesh beyond this distance (a miss: triangle -1)");
   add_precision_option(app, o->precision);
   add_threads_option(app, o->threads);
+  add_device_option(app, o->device);
   app.footer("Example: prox closest bunny.off points.txt -o closest.csv");
   return [o]() {
     check_table_output(o->table.out);
     if (!o->signed_distance && (o->sign.reorient || o->sign.method != "auto"))
       throw UsageError("--sign-method and --reorient need --signed");
+    if (o->device == "gpu" && (o->sign.reorient || o->sign.method != "auto"))
+      throw UsageError("--device gpu signs by the winding number: no --sign-method or --reorient");
+    if (o->device == "gpu") return run_closest<double>(*o);  // float inside prox::gpu
     if (o->signed_distance && o->precision == "float")
       throw UsageError("--signed needs --precision double (the sign methods run on the double index)");
     return o->precision == "float" ? run_closest<float>(*o) : run_closest<double>(*o);

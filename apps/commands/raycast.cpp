@@ -12,16 +12,20 @@
 //     normal_x/y/z         unit geometric normal (c1 - c0) x (c2 - c0) of the triangle
 //     front_face           uint8: 1 when the ray meets the side the normal points to
 //   --count: ray, count (int64: surface crossings); --any: ray, hit (uint8).
+// --device gpu (first hit and --any): through prox::gpu, in float
+// (apps/gpu_device.hpp), MeshIndex<float>'s answers.
 // Rays that cannot hit (t_min > t_max, NaN, a zero or non-finite direction)
 // are answered as misses and counted in the summary line on stderr.
 #include <cmath>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "command.hpp"
 #include "common.hpp"
+#include "gpu_device.hpp"
 #include "prox/io/read_table.hpp"
 #include "prox/mesh/batch.hpp"
 #include "table.hpp"
@@ -34,6 +38,7 @@ struct RaycastOptions {
   TableOptions table;
   bool any = false, all = false, count = false;
   int threads = 0;
+  std::string device = "cpu";
 };
 
 const char* const kColumnNames =
@@ -111,10 +116,14 @@ int run_raycast(const RaycastOptions& o) {
   using RaySpan = std::span<const Ray<T>>;
   Table tab;
   std::size_t hit_rows = 0;
+  const bool gpu = o.device == "gpu";
   if (o.any || o.count) {
     std::vector<std::uint8_t> hit(o.any ? n : 0);
     std::vector<std::uint32_t> cnt(o.any ? 0 : n);
-    in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+    if constexpr (std::is_same_v<T, double>) {
+      if (gpu) gpu_any_hits(m.index->mesh(), rays, hit);
+    }
+    if (!gpu) in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
       const RaySpan in = RaySpan(rays).subspan(b, e - b);
       if (o.any) any_hits(*m.index, in, std::span<std::uint8_t>(hit).subspan(b, e - b), batch);
       else count_hits(*m.index, in, std::span<std::uint32_t>(cnt).subspan(b, e - b), batch);
@@ -141,7 +150,10 @@ int run_raycast(const RaycastOptions& o) {
       }
   } else {
     std::vector<MeshRayHit<T>> first(n);
-    in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
+    if constexpr (std::is_same_v<T, double>) {
+      if (gpu) gpu_first_hits(m.index->mesh(), rays, first);
+    }
+    if (!gpu) in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
       first_hits(*m.index, RaySpan(rays).subspan(b, e - b),
                  std::span<MeshRayHit<T>>(first).subspan(b, e - b), batch);
     });
@@ -161,7 +173,7 @@ int run_raycast(const RaycastOptions& o) {
   }
   summary("prox raycast", fmt::format("{} rays, {} hit, {} triangles ({} index), {:.0f} ms{}",
                                       with_commas(n), with_commas(hit_rows),
-                                      with_commas(m.triangles), o.precision, timer.ms(), invalid));
+                                      with_commas(m.triangles), gpu ? "float, gpu" : o.precision, timer.ms(), invalid));
   return 0;
 }
 
@@ -182,9 +194,13 @@ Runner setup_raycast(CLI::App& app) {
   all->excludes(count);
   add_precision_option(app, o->precision);
   add_threads_option(app, o->threads);
+  add_device_option(app, o->device);
   app.footer("Example: prox raycast bunny.off rays.txt --count -o counts.csv");
   return [o]() {
     check_table_output(o->table.out);
+    if (o->device == "gpu" && (o->all || o->count))
+      throw UsageError("--device gpu answers the first hit and --any, not --all or --count");
+    if (o->device == "gpu") return run_raycast<double>(*o);  // float inside prox::gpu
     return o->precision == "float" ? run_raycast<float>(*o) : run_raycast<double>(*o);
   };
 }

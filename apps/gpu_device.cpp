@@ -1,0 +1,114 @@
+// apps/gpu_device.cpp — `--device gpu` through prox::gpu (see gpu_device.hpp).
+#include "gpu_device.hpp"
+
+#include <cstdio>
+#include <memory>
+
+#include "prox/gpu/gpu.hpp"
+
+namespace prox::cli {
+
+void add_device_option(CLI::App& app, std::string& device) {
+  app.add_option("--device", device,
+                 "cpu (default) or gpu: Vulkan compute through prox::gpu, in float (mesh and "
+                 "queries rounded to float; answers equal the CPU's float answers)")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
+}
+
+namespace {
+
+struct GpuMesh {
+  std::unique_ptr<gpu::Context> context;
+  std::unique_ptr<MeshIndex<float>> index;
+  std::unique_ptr<gpu::MeshIndexGpu> device_index;
+};
+
+GpuMesh upload(const TriangleMesh<double>& mesh) {
+  GpuMesh g;
+  try {
+    g.context = std::make_unique<gpu::Context>();
+  } catch (const gpu::GpuError& e) {
+    throw std::runtime_error(std::string("--device gpu: ") + e.what());
+  }
+  std::fprintf(stderr, "prox: --device gpu on %s\n", g.context->device().summary().c_str());
+  std::vector<Vec3<float>> v;
+  v.reserve(mesh.num_vertices());
+  for (const Vec3d& p : mesh.vertices()) v.push_back(p.cast<float>());
+  try {
+    g.index = std::make_unique<MeshIndex<float>>(TriangleMesh<float>(std::move(v), mesh.triangles()));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("--device gpu: the mesh in float: ") + e.what());
+  }
+  g.device_index = std::make_unique<gpu::MeshIndexGpu>(*g.context, *g.index);
+  return g;
+}
+
+Ray<float> to_float(const Ray<double>& r) {
+  Ray<float> f;
+  f.origin = r.origin.cast<float>();
+  f.direction = r.direction.cast<float>();
+  f.t_min = float(r.t_min);
+  f.t_max = float(r.t_max);
+  return f;
+}
+
+}  // namespace
+
+void gpu_closest(const TriangleMesh<double>& mesh, std::span<const Vec3d> points,
+                 double max_distance, std::span<MeshClosestPoint<double>> cp,
+                 std::span<MeshSignedDistance<double>> sd) {
+  GpuMesh g = upload(mesh);
+  std::vector<Vec3<float>> p;
+  p.reserve(points.size());
+  for (const Vec3d& q : points) p.push_back(q.cast<float>());
+  std::vector<MeshClosestPoint<float>> r(points.size());
+  g.device_index->closest_point(p, r, float(max_distance));
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    MeshClosestPoint<double> o;
+    if (r[i].found()) {
+      o.point = r[i].point.cast<double>();
+      o.sq_distance = r[i].sq_distance;
+      o.bary = r[i].bary.cast<double>();
+      o.triangle = r[i].triangle;
+      o.feature = r[i].feature;
+    }
+    cp[i] = o;
+  }
+  if (sd.empty()) return;
+  std::vector<MeshSignedDistance<float>> s(points.size());
+  g.device_index->signed_distance(p, s);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    sd[i].signed_distance = s[i].signed_distance;
+    sd[i].winding_number = s[i].winding_number;
+  }
+}
+
+void gpu_first_hits(const TriangleMesh<double>& mesh, std::span<const Ray<double>> rays,
+                    std::span<MeshRayHit<double>> out) {
+  GpuMesh g = upload(mesh);
+  std::vector<Ray<float>> rf;
+  for (const Ray<double>& r : rays) rf.push_back(to_float(r));
+  std::vector<MeshRayHit<float>> h(rays.size());
+  g.device_index->first_hit(rf, h);
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    MeshRayHit<double> o;
+    if (h[i].found()) {
+      o.t = h[i].t;
+      o.u = h[i].u;
+      o.v = h[i].v;
+      o.triangle = h[i].triangle;
+      o.front_face = h[i].front_face;
+    }
+    out[i] = o;
+  }
+}
+
+void gpu_any_hits(const TriangleMesh<double>& mesh, std::span<const Ray<double>> rays,
+                  std::span<std::uint8_t> out) {
+  GpuMesh g = upload(mesh);
+  std::vector<Ray<float>> rf;
+  for (const Ray<double>& r : rays) rf.push_back(to_float(r));
+  g.device_index->any_hit(rf, out);
+}
+
+}  // namespace prox::cli

@@ -1,0 +1,125 @@
+// prox/gpu/gpu.hpp — batch mesh queries on a GPU through Vulkan compute.
+//
+// prox::gpu runs the GLSL twins of prox's kernels (shaders/prox/*.glsl) over
+// the engine's flat layout (MeshIndex<float>::layout(), uploaded unchanged),
+// so its answers are the CPU's: closest_point, first_hit and any_hit equal
+// MeshIndex<float> (same triangle; same point, distance, barycentrics and
+// feature, or t, u, v and side) on a device that rounds IEEE float/double as
+// the Vulkan spec's correctly rounded operations do; the tests check this on
+// Mesa's lavapipe. Float denormals: a device that flushes them (lavapipe,
+// Vulkan's default) may differ on values below 2^-126. docs/gpu.md says more.
+// Queries whose traversal would overflow the shader's fixed stack are
+// answered on the CPU (cpu_fallbacks() counts them).
+// signed_distance: distances on the GPU, signs from the CPU's winding number
+// (MeshIndex::signed_distance's rule): there is no GPU winding pass yet.
+//
+// The Vulkan loader (libvulkan.so.1) is opened at run time: a program linked
+// with prox::gpu starts on machines without Vulkan, and Context() throws
+// GpuError naming what is missing. Device choice: PROX_GPU_DEVICE (an index
+// or a substring of the device name), else the first discrete GPU, else
+// integrated, else any (lavapipe). Requires shaderFloat64.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "prox/core/ray.hpp"
+#include "prox/core/vec.hpp"
+#include "prox/mesh/mesh_index.hpp"
+#include "prox/mesh/results.hpp"
+
+namespace prox::gpu {
+
+/// Thrown for every Vulkan failure: no loader, no device, a call that failed.
+class GpuError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct DeviceInfo {
+  std::string name;         ///< e.g. "llvmpipe (LLVM 15.0.6, 256 bits)", "NVIDIA H200"
+  std::string type;         ///< "discrete", "integrated", "virtual", "cpu", "other"
+  std::uint32_t api_version = 0;
+  std::string summary() const;  ///< "NAME (TYPE, Vulkan X.Y.Z)"
+};
+
+/// One storage buffer of a compute dispatch (see Context::run_compute).
+struct ComputeBuffer {
+  std::span<std::byte> data;  ///< copied in before, and back after, the dispatch
+};
+
+/// A Vulkan instance, device and compute queue. Not thread-safe: one thread
+/// at a time uses a Context and the indexes uploaded to it.
+class Context {
+ public:
+  /// Opens the Vulkan loader and a device; throws GpuError when none is usable.
+  Context();
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const DeviceInfo& device() const;
+
+  /// Runs a compute shader (SPIR-V words; entry point "main") once:
+  /// buffers are bound at set 0, bindings 0, 1, ... in order, push constants
+  /// (at most 128 bytes) are given, `groups` workgroups along x. Every buffer
+  /// is copied back. For tests and users' own kernels built on prox's GLSL.
+  void run_compute(std::span<const std::uint32_t> spirv, std::span<const ComputeBuffer> buffers,
+                   std::span<const std::byte> push_constants, std::uint32_t groups);
+
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Tells whether a Vulkan device is usable here: empty when yes, else why not.
+std::string unavailable_reason();
+
+/// A MeshIndex<float> uploaded to a device once; queries stream in batches.
+/// The MeshIndex must outlive this object (fallbacks and signs use it).
+class MeshIndexGpu {
+ public:
+  MeshIndexGpu(Context& context, const MeshIndex<float>& index);
+  ~MeshIndexGpu();
+  MeshIndexGpu(const MeshIndexGpu&) = delete;
+  MeshIndexGpu& operator=(const MeshIndexGpu&) = delete;
+
+  /// out[i] = index.closest_point(points[i], max_distance).
+  void closest_point(std::span<const Vec3<float>> points, std::span<MeshClosestPoint<float>> out,
+                     float max_distance = ScalarTraits<float>::infinity());
+  /// out[i] = index.first_hit(rays[i]).
+  void first_hit(std::span<const Ray<float>> rays, std::span<MeshRayHit<float>> out);
+  /// out[i] = index.any_hit(rays[i]) (1 or 0).
+  void any_hit(std::span<const Ray<float>> rays, std::span<std::uint8_t> out);
+  /// Distances from the GPU, signs from the CPU winding number (see the file comment).
+  void signed_distance(std::span<const Vec3<float>> points,
+                       std::span<MeshSignedDistance<float>> out);
+
+  /// Seconds the upload (buffers, copies) took.
+  double upload_seconds() const { return upload_seconds_; }
+  /// Bytes uploaded (nodes, slot map, packs).
+  std::size_t uploaded_bytes() const { return uploaded_bytes_; }
+  /// Queries answered on the CPU so far (shader stack overflow).
+  std::size_t cpu_fallbacks() const { return cpu_fallbacks_; }
+  /// Queries per dispatch (default 1 << 18).
+  void set_batch_size(std::size_t n) { batch_ = n == 0 ? 1 : n; }
+
+  struct Impl;
+
+ private:
+  Context& context_;
+  const MeshIndex<float>& index_;
+  std::unique_ptr<Impl> impl_;
+  double upload_seconds_ = 0;
+  std::size_t uploaded_bytes_ = 0;
+  std::size_t cpu_fallbacks_ = 0;
+  std::size_t batch_ = std::size_t(1) << 18;
+};
+
+}  // namespace prox::gpu

@@ -1,0 +1,113 @@
+// prox/bvh_first_hit.glsl — first hit and any hit of a ray on the indexed mesh
+// (flat_index.glsl).
+//
+// prox_mesh_first_hit has the semantics of prox::MeshIndex<float>::first_hit:
+// the smallest t in [t_min, t_max] that the watertight test
+// (prox_ray_triangle_watertight_pre, the C++ kernel's twin) reports over every
+// triangle, lowest triangle id on equal t. With any_hit true it stops at the
+// first hit found (MeshIndex::any_hit: only `triangle >= 0` means anything).
+// A ray with a zero or non-finite direction, a non-finite origin, NaN t_min /
+// t_max or t_min > t_max misses. Slab tests as the engine's (prox/bvh/traverse.hpp):
+// inverse directions kept finite, entry/exit widened by 2^-20, front to back.
+#ifndef PROX_BVH_FIRST_HIT_GLSL
+#define PROX_BVH_FIRST_HIT_GLSL
+#include "flat_index.glsl"
+#include "ray_triangle.glsl"
+
+struct ProxMeshHit {
+  float t;          // +inf on a miss
+  float u, v;       // weights of corners 1 and 2
+  int triangle;     // -1: miss
+  bool front_face;  // dot(direction, (c1-c0)x(c2-c0)) < 0
+  uint status;      // PROX_STATUS_*
+};
+
+ProxMeshHit prox_mesh_hit_miss(uint status) {
+  return ProxMeshHit(prox_inf(), 0.0, 0.0, -1, false, status);
+}
+
+bool prox_ray_is_valid(vec3 origin, vec3 direction, float t_min, float t_max) {
+  return prox_finite3(origin) && prox_finite3(direction) && direction != vec3(0.0) &&
+         !prox_isnan(t_min) && !prox_isnan(t_max) && t_min <= t_max;
+}
+
+ProxMeshHit prox_mesh_first_hit(vec3 origin, vec3 direction, float t_min, float t_max,
+                                bool any_hit) {
+  if (!prox_ray_is_valid(origin, direction, t_min, t_max) || prox_nodes.length() == 0)
+    return prox_mesh_hit_miss(PROX_STATUS_OK);
+  ProxWatertightRay wr = prox_watertight_ray(origin, direction, t_min, t_max);
+  vec3 inv;
+  for (int k = 0; k < 3; ++k) {
+    float d = direction[k];
+    float iv = d == 0.0 ? prox_inf() : prox_div(1.0, d);
+    if (!prox_finite(iv)) iv = (floatBitsToUint(d) >> 31) != 0u ? -PROX_FLT_MAX : PROX_FLT_MAX;
+    inv[k] = iv;
+  }
+  bvec3 neg = lessThan(inv, vec3(0.0));
+  const float g = 1.0 / 1048576.0;
+  float t_hi = t_max;
+  ProxMeshHit best = prox_mesh_hit_miss(PROX_STATUS_OK);
+
+  uint st_child[PROX_STACK_SIZE];
+  uint st_count[PROX_STACK_SIZE];
+  float st_key[PROX_STACK_SIZE];
+  st_child[0] = 0u;
+  st_count[0] = 0u;
+  st_key[0] = t_min;
+  int sp = 1;
+  while (sp > 0) {
+    --sp;
+    if (st_key[sp] > t_hi) continue;
+    uint child = st_child[sp], count = st_count[sp];
+    if (count > 0u) {
+      for (uint s = child; s < child + count; ++s) {
+        ProxRayTriangleHit h = prox_ray_triangle_watertight_pre(
+            wr, prox_slot_corner(s, 0), prox_slot_corner(s, 1), prox_slot_corner(s, 2));
+        if (!h.hit) continue;
+        int id = int(prox_prims[s]);
+        if (h.t < best.t || (h.t == best.t && id < best.triangle)) {
+          best = ProxMeshHit(h.t, h.u, h.v, id, h.front_face, PROX_STATUS_OK);
+          if (any_hit) return best;
+          t_hi = min(t_hi, h.t);
+        }
+      }
+      continue;
+    }
+    float key[8];
+    uint enter = 0u;
+    for (int k = 0; k < 8; ++k) {
+      if (prox_nodes[child].child[k] == PROX_INVALID) continue;
+      float tn = -prox_inf(), tf = prox_inf();
+      for (int a = 0; a < 3; ++a) {
+        float lo = prox_nodes[child].lo[a][k], hi = prox_nodes[child].hi[a][k];
+        precise float x = ((neg[a] ? hi : lo) - origin[a]) * inv[a];
+        precise float y = ((neg[a] ? lo : hi) - origin[a]) * inv[a];
+        if (x > tn) tn = x;  // a NaN slab is ignored, as in the engine
+        if (y < tf) tf = y;
+      }
+      precise float tnw = tn - abs(tn) * g;
+      precise float tfw = tf + abs(tf) * g;
+      if (prox_isnan(tnw) || prox_isnan(tfw)) continue;
+      float e = max(t_min, tnw), x = min(t_hi, tfw);
+      if (e <= x) {
+        key[k] = e;
+        enter |= 1u << k;
+      }
+    }
+    while (enter != 0u) {
+      int far = findLSB(enter);
+      for (uint m = enter & (enter - 1u); m != 0u; m &= m - 1u) {
+        int k = findLSB(m);
+        if (key[k] > key[far]) far = k;
+      }
+      enter &= ~(1u << far);
+      if (sp == PROX_STACK_SIZE) return prox_mesh_hit_miss(PROX_STATUS_STACK_OVERFLOW);
+      st_child[sp] = prox_nodes[child].child[far];
+      st_count[sp] = prox_nodes[child].count[far];
+      st_key[sp] = key[far];
+      ++sp;
+    }
+  }
+  return best;
+}
+#endif

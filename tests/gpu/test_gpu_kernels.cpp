@@ -1,0 +1,291 @@
+// prox's GLSL kernels (shaders/prox/*.glsl) on a Vulkan device (lavapipe in CI)
+// against the C++ kernels and the exact oracle, on the case families of the
+// exact-oracle kernel tests (tests/kernels): every closest-point family
+// (regions, boundary, collinear, coincident, slivers, tiny, far), every ray
+// family (edges, vertices, grazing, parallel, tiny, far), plus non-finite
+// inputs, segments and boxes.
+// Tolerance: none against C++ float — the GLSL is the C++ kernel operation for
+// operation with `precise` (no fma contraction) and correctly rounded
+// divisions, so the answers must be the same bits. The worst error against the
+// exact answer is printed per family beside C++ float's (the same numbers,
+// hence). Each kernel runs twice: built from the per-file includes and from
+// the concatenated header prox_kernels.glsl.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "gpu_support.hpp"
+#include "kernels/closest_point_oracle.hpp"
+#include "kernels/ray_oracle.hpp"
+#include "support/scale.hpp"
+
+namespace prox::test {
+namespace {
+
+struct Case {
+  float v[5][4] = {};
+};
+struct Out {
+  std::uint32_t w[8];
+  float f(int i) const { return std::bit_cast<float>(w[i]); }
+};
+
+enum Mode : std::uint32_t { kTriangle = 0, kSegment = 1, kWatertight = 2, kMoller = 3, kBox = 4 };
+
+void put(Case& c, int row, const V3f& v, float w = 0.0f) {
+  c.v[row][0] = v[0], c.v[row][1] = v[1], c.v[row][2] = v[2], c.v[row][3] = w;
+}
+
+/// Runs `cases` through kernels.comp (both builds); checks the two agree.
+std::vector<Out> run(std::vector<Case>& cases, Mode mode) {
+  gpu::Context* ctx = gpu_context();
+  static const std::vector<std::uint32_t> spirv[2] = {load_spirv("kernels.spv"),
+                                                      load_spirv("kernels_concat.spv")};
+  std::vector<Out> outs[2];
+  for (int build = 0; build < 2; ++build) {
+    outs[build].assign(cases.size(), Out{});
+    const gpu::ComputeBuffer bufs[2] = {{std::as_writable_bytes(std::span(cases))},
+                                        {std::as_writable_bytes(std::span(outs[build]))}};
+    const std::uint32_t push[2] = {std::uint32_t(cases.size()), mode};
+    ctx->run_compute(spirv[build], bufs, std::as_bytes(std::span(push)),
+                     std::uint32_t((cases.size() + 63) / 64));
+  }
+  EXPECT_EQ(0, std::memcmp(outs[0].data(), outs[1].data(), outs[0].size() * sizeof(Out)))
+      << "the concatenated header answers differently from the per-file includes";
+  return outs[0];
+}
+
+bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+bool same_bits(const V3f& a, const V3f& b) {
+  return same_bits(a[0], b[0]) && same_bits(a[1], b[1]) && same_bits(a[2], b[2]);
+}
+
+TEST(GpuKernels, ClosestPointTriangleFamilies) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  const CpFamily families[] = {CpFamily::random, CpFamily::v0, CpFamily::v1, CpFamily::v2,
+                               CpFamily::e01, CpFamily::e12, CpFamily::e20, CpFamily::face,
+                               CpFamily::on_boundary, CpFamily::collinear, CpFamily::coincident,
+                               CpFamily::sliver, CpFamily::tiny, CpFamily::far};
+  const std::int64_t per_family = scaled_count(6000, 100);
+  std::printf("\nGLSL closest point on triangle vs exact: worst |point - exact| / s\n");
+  std::printf("%-15s %7s | %-9s %-9s | %-9s | %s\n", "family", "cases", "GLSL", "C++ f",
+              "d2 GLSL", "bits != C++ float / feature != exact");
+  for (const CpFamily family : families) {
+    Rng rng(5000 + std::uint64_t(family));
+    std::vector<TriCase> ks;
+    std::vector<Case> cases;
+    for (std::int64_t i = 0; i < per_family; ++i) {
+      ks.push_back(draw_case(rng, family));
+      Case c;
+      put(c, 0, ks.back().p), put(c, 1, ks.back().a), put(c, 2, ks.back().b), put(c, 3, ks.back().c);
+      cases.push_back(c);
+    }
+    const std::vector<Out> outs = run(cases, kTriangle);
+    Worst gpu_err, cpu_err, gpu_d2;
+    std::int64_t differ = 0, feature_wrong = 0;
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      const TriCase& k = ks[i];
+      const auto cpu = closest_point_triangle(k.p, k.a, k.b, k.c);
+      const Out& o = outs[i];
+      const V3f point{o.f(0), o.f(1), o.f(2)}, bary{o.f(4), o.f(5), o.f(6)};
+      const bool same = same_bits(point, cpu.point) && same_bits(o.f(3), cpu.sq_distance) &&
+                        same_bits(bary, cpu.bary) && o.w[7] == std::uint32_t(cpu.feature);
+      if (!same && ++differ <= 5)
+        ADD_FAILURE() << to_string(family) << " case " << i << ": GLSL d2 " << o.f(3)
+                      << " feature " << o.w[7] << ", C++ d2 " << cpu.sq_distance << " feature "
+                      << int(cpu.feature);
+      const auto ex = closest_point_triangle(to_q(k.p), to_q(k.a), to_q(k.b), to_q(k.c));
+      const double s = k.scale();
+      gpu_err.add(point_err(point, ex.point) / s, std::int64_t(i));
+      cpu_err.add(point_err(cpu.point, ex.point) / s, std::int64_t(i));
+      gpu_d2.add(abs_err(o.f(3), ex.sq_distance) / (s * s), std::int64_t(i));
+      feature_wrong += o.w[7] != std::uint32_t(ex.feature);
+    }
+    std::printf("%-15s %7lld | %s %s | %s | %lld / %lld\n", to_string(family),
+                (long long)per_family, fmt_err(gpu_err.value).c_str(),
+                fmt_err(cpu_err.value).c_str(), fmt_err(gpu_d2.value).c_str(), (long long)differ,
+                (long long)feature_wrong);
+    EXPECT_EQ(differ, 0) << to_string(family);
+  }
+}
+
+TEST(GpuKernels, RayTriangleFamilies) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  const RayFamily families[] = {RayFamily::random,   RayFamily::edges,   RayFamily::near_edges,
+                                RayFamily::vertices, RayFamily::grazing, RayFamily::parallel,
+                                RayFamily::tiny,     RayFamily::far};
+  const std::int64_t per_family = scaled_count(6000, 100);
+  std::printf("\nGLSL ray/triangle vs exact: hits, hit != exact, worst t err (ulps, as "
+              "tests/kernels)\n");
+  std::printf("%-12s %7s %6s | %-13s | %-21s | %s\n", "family", "cases", "hits",
+              "hit!=exact MT/WT", "t err MT / WT", "bits != C++ float MT / WT");
+  for (const RayFamily family : families) {
+    Rng rng(7000 + std::uint64_t(family));
+    std::vector<RayCase> ks;
+    std::vector<Case> cases;
+    for (std::int64_t i = 0; i < per_family; ++i) {
+      ks.push_back(draw_ray(rng, family));
+      const RayCase& k = ks.back();
+      Case c;
+      put(c, 0, k.o, 0.0f), put(c, 1, k.d, k.t_max), put(c, 2, k.a), put(c, 3, k.b), put(c, 4, k.c);
+      c.v[4][3] = std::bit_cast<float>(std::uint32_t(i % 3));  // MT culling: none, back, front
+      cases.push_back(c);
+    }
+    const std::vector<Out> wt = run(cases, kWatertight);
+    const std::vector<Out> mt = run(cases, kMoller);
+    std::int64_t differ[2] = {0, 0}, wrong[2] = {0, 0}, hits = 0;
+    Worst t_err[2];
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      const RayCase& k = ks[i];
+      const Rayf rf{k.o, k.d, 0.0f, k.t_max};
+      const Culling cull = Culling(i % 3);
+      const RayTriangleHit<float> cpu[2] = {ray_triangle_moller_trumbore(rf, k.a, k.b, k.c, cull),
+                                            ray_triangle_watertight(rf, k.a, k.b, k.c)};
+      Ray<Q> rq{to_q(k.o), to_q(k.d)};
+      if (std::isfinite(k.t_max)) rq.t_max = Q(double(k.t_max));
+      const auto ex = ray_triangle_moller_trumbore(rq, to_q(k.a), to_q(k.b), to_q(k.c), cull);
+      const auto exw = ray_triangle_watertight(rq, to_q(k.a), to_q(k.b), to_q(k.c));
+      hits += exw.hit;
+      const V3q n = cross(to_q(k.b) - to_q(k.a), to_q(k.c) - to_q(k.a));
+      const double len_n = std::sqrt(squared_norm(n).get_d());
+      const Q dn = dot(to_q(k.d), n);
+      const V3d od = to_d(k.o);
+      const double L = std::max({std::sqrt(squared_distance(to_d(k.a), od)),
+                                 std::sqrt(squared_distance(to_d(k.b), od)),
+                                 std::sqrt(squared_distance(to_d(k.c), od)),
+                                 std::sqrt(squared_distance(to_d(k.a), to_d(k.b))),
+                                 std::sqrt(squared_distance(to_d(k.b), to_d(k.c))),
+                                 std::sqrt(squared_distance(to_d(k.c), to_d(k.a)))});
+      const double t_scale = len_n > 0 ? std::fabs(dn.get_d()) / (len_n * L) : 0.0;
+      for (int m = 0; m < 2; ++m) {
+        const Out& o = m == 0 ? mt[i] : wt[i];
+        const bool hit = o.w[0] != 0;
+        const bool same = hit == cpu[m].hit && same_bits(o.f(1), cpu[m].t) &&
+                          same_bits(o.f(2), cpu[m].u) && same_bits(o.f(3), cpu[m].v) &&
+                          (o.w[4] != 0) == cpu[m].front_face;
+        if (!same && ++differ[m] <= 3)
+          ADD_FAILURE() << to_string(family) << " case " << i << (m ? " WT" : " MT")
+                        << ": GLSL hit " << hit << " t " << o.f(1) << ", C++ hit " << cpu[m].hit
+                        << " t " << cpu[m].t;
+        const RayTriangleHit<Q>& e = m == 0 ? ex : exw;
+        if (hit != e.hit) {
+          ++wrong[m];
+        } else if (hit) {
+          t_err[m].add(abs_err(o.f(1), e.t) * t_scale / std::numeric_limits<float>::epsilon(),
+                       std::int64_t(i));
+        }
+      }
+    }
+    std::printf("%-12s %7lld %6lld | %6lld %6lld | %9.3g %9.3g | %lld / %lld\n",
+                to_string(family), (long long)per_family, (long long)hits, (long long)wrong[0],
+                (long long)wrong[1], t_err[0].value, t_err[1].value, (long long)differ[0],
+                (long long)differ[1]);
+    EXPECT_EQ(differ[0], 0) << to_string(family);
+    EXPECT_EQ(differ[1], 0) << to_string(family);
+  }
+}
+
+TEST(GpuKernels, SegmentsBoxesAndNonFiniteInputs) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  Rng rng(99);
+  const std::int64_t n = scaled_count(20000, 200);
+  std::vector<Case> cases;
+  for (std::int64_t i = 0; i < n; ++i) {
+    Case c;
+    V3f p = rng.vec(-2, 2), a = rng.vec(-1, 1), b = rng.vec(-1, 1), c3 = rng.vec(-1, 1);
+    switch (i % 10) {
+      case 0: b = a; break;                     // point segment / coincident triangle corners
+      case 1: b = rng.dyadic(1024); a = b; c3 = b; break;
+      case 2: p[int(i / 10 % 3)] = nan; break;  // non-finite query
+      case 3: a[int(i / 10 % 3)] = inf; break;  // non-finite corner
+      case 4: c3[1] = -inf; break;
+      case 5: p = a; break;                     // exactly on a corner
+      default: break;
+    }
+    put(c, 0, p), put(c, 1, a), put(c, 2, b), put(c, 3, c3);
+    cases.push_back(c);
+  }
+  // Segments and triangles with the same inputs.
+  const std::vector<Out> seg = run(cases, kSegment);
+  const std::vector<Out> tri = run(cases, kTriangle);
+  std::int64_t bad = 0;
+  Worst seg_err;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Case& c = cases[std::size_t(i)];
+    const V3f p{c.v[0][0], c.v[0][1], c.v[0][2]}, a{c.v[1][0], c.v[1][1], c.v[1][2]},
+        b{c.v[2][0], c.v[2][1], c.v[2][2]}, c3{c.v[3][0], c.v[3][1], c.v[3][2]};
+    const auto s = closest_point_segment(p, a, b);
+    const Out& o = seg[std::size_t(i)];
+    if (!(same_bits(V3f{o.f(0), o.f(1), o.f(2)}, s.point) && same_bits(o.f(3), s.sq_distance) &&
+          same_bits(o.f(4), s.t)) && ++bad <= 5)
+      ADD_FAILURE() << "segment case " << i << ": GLSL d2 " << o.f(3) << ", C++ " << s.sq_distance;
+    if (all_finite(p) && all_finite(a) && all_finite(b)) {
+      const auto e = closest_point_segment(to_q(p), to_q(a), to_q(b));
+      seg_err.add(point_err(V3f{o.f(0), o.f(1), o.f(2)}, e.point), i);
+    }
+    const auto t = closest_point_triangle(p, a, b, c3);
+    const Out& q = tri[std::size_t(i)];
+    if (!(same_bits(V3f{q.f(0), q.f(1), q.f(2)}, t.point) && same_bits(q.f(3), t.sq_distance) &&
+          same_bits(V3f{q.f(4), q.f(5), q.f(6)}, t.bary) && q.w[7] == std::uint32_t(t.feature)) &&
+        ++bad <= 5)
+      ADD_FAILURE() << "triangle case " << i << ": GLSL d2 " << q.f(3) << ", C++ " << t.sq_distance;
+    if (!all_finite(p) || !all_finite(a) || !all_finite(b) || !all_finite(c3)) {
+      EXPECT_TRUE(std::isnan(q.f(3)) && q.w[7] == 6u) << "non-finite case " << i << " not a miss";
+    }
+  }
+  std::printf("\nGLSL segment: %lld cases, worst |point - exact| %s (coordinates <= 2)\n",
+              (long long)n, fmt_err(seg_err.value).c_str());
+  EXPECT_EQ(bad, 0);
+
+  // Ray / box: random boxes (some empty, some flat), rays with zero direction
+  // components on slab planes, NaN and infinite inputs.
+  std::vector<Case> boxes;
+  for (std::int64_t i = 0; i < n; ++i) {
+    Case c;
+    V3f lo = rng.vec(-1, 1), hi = lo + rng.vec(0, 1);
+    if (i % 7 == 0) std::swap(lo, hi);         // empty
+    if (i % 7 == 1) hi[0] = lo[0];             // flat
+    V3f o = rng.vec(-3, 3), d = rng.vec(-1, 1);
+    if (i % 2 == 0) d = (lo + hi) * 0.5f + rng.vec(-0.7, 0.7) - o;  // aimed near the box
+    if (i % 5 == 0) d[int(i / 5 % 3)] = 0.0f;  // parallel to a slab
+    if (i % 5 == 1) o[0] = lo[0], d[0] = 0.0f; // on a slab plane
+    float t_min = 0.0f, t_max = i % 3 == 0 ? inf : 2.0f;
+    if (i % 11 == 0) o[2] = nan;
+    if (i % 13 == 0) t_max = nan;
+    if (i % 17 == 0) hi[1] = inf;
+    put(c, 0, o, t_min), put(c, 1, d, t_max), put(c, 2, lo), put(c, 3, hi);
+    boxes.push_back(c);
+  }
+  const std::vector<Out> bo = run(boxes, kBox);
+  std::int64_t box_bad = 0, box_hits = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Case& c = boxes[std::size_t(i)];
+    const Rayf r{V3f{c.v[0][0], c.v[0][1], c.v[0][2]}, V3f{c.v[1][0], c.v[1][1], c.v[1][2]},
+                 c.v[0][3], c.v[1][3]};
+    const Box3<float> box{V3f{c.v[2][0], c.v[2][1], c.v[2][2]}, V3f{c.v[3][0], c.v[3][1], c.v[3][2]}};
+    const auto h = ray_box(r, box);
+    const Out& o = bo[std::size_t(i)];
+    box_hits += h.hit;
+    if (!((o.w[0] != 0) == h.hit && same_bits(o.f(1), h.t_near) && same_bits(o.f(2), h.t_far)) &&
+        ++box_bad <= 5)
+      ADD_FAILURE() << "ray/box case " << i << ": GLSL hit " << o.w[0] << " [" << o.f(1) << ", "
+                    << o.f(2) << "], C++ hit " << h.hit << " [" << h.t_near << ", " << h.t_far << "]";
+  }
+  std::printf("GLSL ray/box: %lld cases, %lld hits, %lld differ from C++\n", (long long)n,
+              (long long)box_hits, (long long)box_bad);
+  EXPECT_EQ(box_bad, 0);
+}
+
+}  // namespace
+}  // namespace prox::test

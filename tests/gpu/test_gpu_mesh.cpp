@@ -1,0 +1,217 @@
+// prox::gpu::MeshIndexGpu against MeshIndex<float> (the CPU engine, itself
+// equal to BruteForce) on CGAL data meshes and procedural ones: closest point
+// (near-surface, box, on-vertex and on-edge points; with and without a max
+// radius), first hit and any hit (random rays, rays aimed exactly at vertices
+// and edge midpoints), signed distance, a mesh with degenerate triangles and
+// non-finite or invalid queries.
+// Tolerance: none by default — the same triangle, and the same bits of every
+// field. PROX_GPU_ULPS=n (scripts/gpu-bench.sh on other devices) allows the
+// squared distance / t to differ by n ulps, and then another triangle only
+// when the CPU kernel puts it within those n ulps too (a tie at that bound).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "gpu_support.hpp"
+#include "mesh/mesh_support.hpp"
+#include "prox/primitives/closest_point_triangle.hpp"
+#include "support/scale.hpp"
+
+namespace prox::test {
+namespace {
+
+int allowed_ulps() {
+  const char* e = std::getenv("PROX_GPU_ULPS");
+  return e ? std::atoi(e) : 0;
+}
+
+bool within_ulps(float a, float b, int ulps) {
+  if (std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b)) return true;
+  if (!std::isfinite(a) || !std::isfinite(b) || ulps == 0) return false;
+  const auto key = [](float x) {
+    const std::int64_t i = std::bit_cast<std::int32_t>(x);
+    return i < 0 ? -(i & 0x7fffffff) : i;
+  };
+  return std::llabs(key(a) - key(b)) <= ulps;
+}
+
+bool same_vec(const Vec3<float>& a, const Vec3<float>& b, int ulps) {
+  return within_ulps(a[0], b[0], ulps) && within_ulps(a[1], b[1], ulps) &&
+         within_ulps(a[2], b[2], ulps);
+}
+
+/// Adds NaN / Inf / huge queries at fixed places.
+std::vector<Vec3<float>> with_bad_points(std::vector<Vec3<float>> pts) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  for (std::size_t i = 7; i < pts.size(); i += 97) pts[i][i % 3] = (i / 97) % 2 ? nan : inf;
+  return pts;
+}
+
+void check_closest(gpu::Context& ctx, const MeshIndex<float>& index,
+                   const std::vector<Vec3<float>>& pts, float radius, const std::string& what) {
+  gpu::MeshIndexGpu g(ctx, index);
+  g.set_batch_size(1000);  // several batches
+  std::vector<MeshClosestPoint<float>> out(pts.size());
+  g.closest_point(pts, out, radius);
+  const int ulps = allowed_ulps();
+  std::size_t bad = 0, found = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const auto c = index.closest_point(pts[i], radius);
+    const auto& o = out[i];
+    found += c.found();
+    bool same = o.triangle == c.triangle && o.found() == c.found() &&
+                (!c.found() || (within_ulps(o.sq_distance, c.sq_distance, ulps) &&
+                                same_vec(o.point, c.point, ulps) &&
+                                same_vec(o.bary, c.bary, ulps) && o.feature == c.feature));
+    if (!same && ulps > 0 && o.found() && c.found()) {  // a tie within the bound?
+      const auto& m = index.mesh();
+      const auto k = closest_point_triangle(pts[i], m.corner(std::size_t(o.triangle), 0),
+                                            m.corner(std::size_t(o.triangle), 1),
+                                            m.corner(std::size_t(o.triangle), 2));
+      same = within_ulps(k.sq_distance, c.sq_distance, ulps);
+    }
+    if (!same && ++bad <= 5)
+      ADD_FAILURE() << what << " query " << i << ": gpu tri " << o.triangle << " d2 "
+                    << o.sq_distance << " feature " << int(o.feature) << ", cpu tri "
+                    << c.triangle << " d2 " << c.sq_distance << " feature " << int(c.feature);
+  }
+  EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << pts.size() << " differ";
+  EXPECT_GT(found, 0u) << what;
+  std::printf("%-28s closest: %zu queries (%zu found), %zu differ, %zu on the CPU (stack)\n",
+              what.c_str(), pts.size(), found, bad, g.cpu_fallbacks());
+}
+
+void check_rays(gpu::Context& ctx, const MeshIndex<float>& index, std::vector<Ray<float>> rays,
+                const std::string& what) {
+  // Invalid rays at fixed places: zero direction, NaN origin, t_min > t_max, NaN t_max.
+  for (std::size_t i = 5; i < rays.size(); i += 89) {
+    switch ((i / 89) % 4) {
+      case 0: rays[i].direction = Vec3<float>::zero(); break;
+      case 1: rays[i].origin[1] = std::numeric_limits<float>::quiet_NaN(); break;
+      case 2: rays[i].t_min = 2.0f, rays[i].t_max = 1.0f; break;
+      default: rays[i].t_max = std::numeric_limits<float>::quiet_NaN();
+    }
+  }
+  for (std::size_t i = 3; i < rays.size(); i += 10) rays[i].t_max = 0.5f;  // short rays
+  gpu::MeshIndexGpu g(ctx, index);
+  g.set_batch_size(1000);
+  std::vector<MeshRayHit<float>> hits(rays.size());
+  std::vector<std::uint8_t> any(rays.size());
+  g.first_hit(rays, hits);
+  g.any_hit(rays, any);
+  const int ulps = allowed_ulps();
+  std::size_t bad = 0, found = 0;
+  for (std::size_t i = 0; i < rays.size(); ++i) {
+    const auto c = index.first_hit(rays[i]);
+    const auto& o = hits[i];
+    found += c.found();
+    bool same = o.triangle == c.triangle &&
+                (!c.found() || (within_ulps(o.t, c.t, ulps) && within_ulps(o.u, c.u, ulps) &&
+                                within_ulps(o.v, c.v, ulps) && o.front_face == c.front_face));
+    if (!same && ulps > 0 && o.found() && c.found()) same = within_ulps(o.t, c.t, ulps);
+    if (!same && ++bad <= 5)
+      ADD_FAILURE() << what << " ray " << i << ": gpu tri " << o.triangle << " t " << o.t
+                    << ", cpu tri " << c.triangle << " t " << c.t;
+    if ((any[i] != 0) != index.any_hit(rays[i]) && ++bad <= 5)
+      ADD_FAILURE() << what << " ray " << i << ": gpu any_hit " << int(any[i]) << ", cpu "
+                    << index.any_hit(rays[i]);
+  }
+  EXPECT_EQ(bad, 0u) << what;
+  EXPECT_GT(found, 0u) << what;
+  std::printf("%-28s rays:    %zu rays (%zu hit), %zu differ, %zu on the CPU (stack)\n",
+              what.c_str(), rays.size(), found, bad, g.cpu_fallbacks());
+}
+
+TEST(GpuMesh, CgalMeshesClosestPointAndRays) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  const auto start = std::chrono::steady_clock::now();
+  for (const char* name : {"bunny00.off", "elephant.off", "mesh_with_border.off",
+                           "degtri_sliding.off", "cube-ouvert.off", "fandisk.off"}) {
+    const MeshIndex<float> index(to_float(cgal_mesh(name)));
+    const std::size_t n = std::size_t(scaled_count(3000, 200));
+    const auto pts = with_bad_points(query_points(index.mesh(), n, 11));
+    check_closest(*ctx, index, pts, std::numeric_limits<float>::infinity(), name);
+    check_closest(*ctx, index, pts, 0.01f * diagonal_length(index.mesh()),
+                  std::string(name) + " r=1%");
+    check_rays(*ctx, index, query_rays(index.mesh(), n, 12), name);
+  }
+  std::printf("CGAL meshes on %s: %.2f s\n", ctx->device().name.c_str(),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+TEST(GpuMesh, ProceduralAndDegenerateTriangles) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  // A soup with exactly degenerate triangles: collinear corners, two or three
+  // coincident corners, interleaved with ordinary ones.
+  auto soup = to_float(random_soup(2000, 0.05, 5));
+  std::vector<Vec3<float>> v = soup.vertices();
+  std::vector<TriangleMesh<float>::Triangle> t = soup.triangles();
+  for (std::size_t i = 0; i < t.size(); i += 5) {
+    const std::uint32_t a = t[i][0], b = t[i][1];
+    switch ((i / 5) % 3) {
+      case 0: t[i][2] = b; break;           // two coincident corners
+      case 1: t[i] = {a, a, a}; break;      // a point
+      default: {                             // collinear: c = midpoint of a, b (exactly)
+        const Vec3<float> m = (v[a] + v[b]) * 0.5f;
+        v.push_back(m);
+        t[i][2] = std::uint32_t(v.size() - 1);
+      }
+    }
+  }
+  const MeshIndex<float> degen(TriangleMesh<float>(v, t));
+  const std::size_t n = std::size_t(scaled_count(4000, 200));
+  check_closest(*ctx, degen, with_bad_points(query_points(degen.mesh(), n, 3)),
+                std::numeric_limits<float>::infinity(), "soup with degenerates");
+  check_rays(*ctx, degen, query_rays(degen.mesh(), n, 4), "soup with degenerates");
+  const MeshIndex<float> torus(to_float(test::torus(1.0, 0.3, 48, 24)));
+  check_closest(*ctx, torus, query_points(torus.mesh(), n, 5), 0.05f, "torus r=0.05");
+  check_rays(*ctx, torus, query_rays(torus.mesh(), n, 6), "torus");
+}
+
+TEST(GpuMesh, SignedDistanceAndEmptyMesh) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  const MeshIndex<float> index(to_float(icosphere(3)));
+  const auto pts = with_bad_points(query_points(index.mesh(), std::size_t(scaled_count(2000, 200)), 9));
+  gpu::MeshIndexGpu g(*ctx, index);
+  std::vector<MeshSignedDistance<float>> out(pts.size());
+  g.signed_distance(pts, out);
+  std::size_t bad = 0, inside = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const auto c = index.signed_distance(pts[i]);
+    inside += c.signed_distance < 0;
+    const bool same = std::bit_cast<std::uint32_t>(c.signed_distance) ==
+                          std::bit_cast<std::uint32_t>(out[i].signed_distance) &&
+                      std::bit_cast<std::uint32_t>(c.winding_number) ==
+                          std::bit_cast<std::uint32_t>(out[i].winding_number);
+    if (!same && ++bad <= 5)
+      ADD_FAILURE() << "signed distance " << i << ": gpu " << out[i].signed_distance << " (w "
+                    << out[i].winding_number << "), cpu " << c.signed_distance << " (w "
+                    << c.winding_number << ")";
+  }
+  EXPECT_EQ(bad, 0u);
+  EXPECT_GT(inside, 0u);
+
+  const MeshIndex<float> empty{TriangleMesh<float>{}};
+  gpu::MeshIndexGpu e(*ctx, empty);
+  std::vector<MeshClosestPoint<float>> cp(3);
+  e.closest_point(std::vector<Vec3<float>>(3, Vec3<float>::zero()), cp);
+  for (const auto& r : cp) EXPECT_FALSE(r.found());
+  std::vector<MeshRayHit<float>> h(1);
+  e.first_hit(std::vector<Ray<float>>{Ray<float>{Vec3<float>::zero(), Vec3<float>{0, 0, 1}}}, h);
+  EXPECT_FALSE(h[0].found());
+  EXPECT_THROW(e.closest_point(std::vector<Vec3<float>>(2), cp), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace prox::test
