@@ -39,7 +39,7 @@ void in_blocks(std::size_t n, const std::string& label,
 }
 
 void add_threads_option(CLI::App& app, int& threads) {
-  app.add_option("--threads", threads, "worker threads (0 = all cores)")
+  app.add_option("--threads", threads, "worker threads (0 = all cores; more than the cores is capped at the core count)")
       ->check(CLI::Range(0, 4096))
       ->capture_default_str();
 }
