@@ -13,6 +13,7 @@ packages=(
   libtinyobjloader-dev                         # OBJ reader
   libembree-dev libcgal-dev                    # peers in the benchmark
   libcgal-demo                                 # ships data.tar.gz: real meshes for tests
+  clang-14 libclang-rt-14-dev                  # libFuzzer + ASan/UBSan for the fuzz targets (scripts/fuzz.sh)
 )
 
 missing=()
