@@ -84,7 +84,7 @@ void in_blocks(std::size_t n, const std::string& label,
 }
 
 void add_threads_option(CLI::App& app, int& threads) {
-  app.add_option("--threads", threads, "worker threads (0 = all cores)")
+  app.add_option("--threads", threads, "worker threads (0 = all cores; more than the cores is capped at the core count)")
       ->check(CLI::Validator(
           [](const std::string& s) {
             char* end = nullptr;

@@ -18,6 +18,7 @@ packages=(
   xvfb xdotool                                 # tests/gui: drive those windows as a person would
   glslc libvulkan-dev                          # prox::gpu: GLSL -> SPIR-V at build time, Vulkan headers
   mesa-vulkan-drivers vulkan-tools             # lavapipe (CPU Vulkan driver) for the GPU tests; vulkaninfo
+  clang-14 libclang-rt-14-dev                  # libFuzzer + ASan/UBSan for the fuzz targets (scripts/fuzz.sh)
 )
 
 missing=()

@@ -73,6 +73,12 @@ foreach(dir IN LISTS bench_areas)
   endif()
 endforeach()
 
+# The fuzz targets (fuzz/, a project of its own that scripts/fuzz.sh builds).
+file(GLOB fuzz_sources RELATIVE ${PROX_SOURCE}/fuzz ${PROX_SOURCE}/fuzz/*.cpp)
+foreach(s IN LISTS fuzz_sources)
+  expect_listed(${PROX_SOURCE}/fuzz/CMakeLists.txt ${s})
+endforeach()
+
 if(missing)
   message(FATAL_ERROR "files that no CMakeLists.txt builds:${missing}")
 endif()

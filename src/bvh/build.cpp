@@ -71,7 +71,11 @@ struct alignas(16) PBox {
 float half_area(const Box3f& b) {
   if (b.is_empty()) return 0.0f;
   const Vec3<float> d = b.diagonal();
-  return d[0] * d[1] + d[1] * d[2] + d[2] * d[0];
+  const float area = d[0] * d[1] + d[1] * d[2] + d[2] * d[0];
+  if (area <= std::numeric_limits<float>::max()) return area;
+  // Saturated at float's largest: boxes of a double mesh near 2^120 (prox's
+  // range) have areas of 2^242, which as inf would make SAH costs inf or NaN.
+  return std::numeric_limits<float>::max();
 }
 
 // The builder moves primitive references (box + id, 32 bytes) rather than
@@ -421,7 +425,8 @@ Bvh8 build_bvh8(std::span<const Box3f> boxes, const BuildOptions& options) {
     b.nodes.resize(2 * n - 1);
     auto run = [&] { b.build(0, 0, std::uint32_t(n), root, 0); };
     if (options.threads > 0) {
-      tbb::task_arena arena(options.threads);
+      // Capped at what the machine runs (see src/mesh/batch.cpp): no TBB warning.
+      tbb::task_arena arena(std::min(options.threads, tbb::this_task_arena::max_concurrency()));
       arena.execute(run);
     } else {
       run();

@@ -21,12 +21,19 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 template <class T>
 std::unique_ptr<MeshIndex<T>> build_index(const MeshData& data, const std::string& name,
                                           const LoadOptions& options) {
+  if (data.triangles.empty())
+    throw ReadError(name + ": holds no triangles (" + std::to_string(data.vertices.size()) +
+                    " vertices, " + std::to_string(data.skipped_faces) +
+                    " faces of fewer than 3 corners): nothing to query");
   std::vector<Vec3<T>> vertices;
   vertices.reserve(data.vertices.size());
   for (const Vec3d& v : data.vertices) vertices.push_back(v.template cast<T>());
   std::vector<std::array<std::uint32_t, 3>> triangles = data.triangles;
   try {
     TriangleMesh<T> mesh(std::move(vertices), std::move(triangles), options.non_finite);
+    if (mesh.empty())
+      throw ReadError(name + ": no triangles left after dropping those with non-finite "
+                             "vertices: nothing to query");
     return std::make_unique<MeshIndex<T>>(std::move(mesh), options.build);
   } catch (const MeshError& e) {
     throw ReadError(name + ": " + e.what());

@@ -77,6 +77,20 @@ std::string read_file_bytes(const std::filesystem::path& path) {
   return bytes;
 }
 
+namespace {
+
+std::string no_vertices_message(MeshFormat format) {
+  switch (format) {
+    case MeshFormat::obj: return "holds no mesh: no vertex ('v x y z' line) in this OBJ file";
+    case MeshFormat::ply: return "holds no mesh: the PLY file has no vertices";
+    case MeshFormat::stl: return "holds no mesh: the STL file has no triangles";
+    case MeshFormat::off: return "holds no mesh: the OFF file has no vertices";
+  }
+  return "holds no mesh";
+}
+
+}  // namespace
+
 MeshData parse_mesh(std::string_view bytes, MeshFormat format, const std::string& name,
                     const ReadOptions& options) {
   // Classic Mac OS text ends lines with a lone '\r'; the text readers count
@@ -88,13 +102,19 @@ MeshData parse_mesh(std::string_view bytes, MeshFormat format, const std::string
       if (c == '\r') c = '\n';
     return parse_mesh(unix_text, format, name, options);
   }
+  MeshData data;
   switch (format) {
-    case MeshFormat::obj: return parse_obj(bytes, name, options);
-    case MeshFormat::ply: return parse_ply(bytes, name, options);
-    case MeshFormat::stl: return parse_stl(bytes, name, options);
-    case MeshFormat::off: return parse_off(bytes, name, options);
+    case MeshFormat::obj: data = parse_obj(bytes, name, options); break;
+    case MeshFormat::ply: data = parse_ply(bytes, name, options); break;
+    case MeshFormat::stl: data = parse_stl(bytes, name, options); break;
+    case MeshFormat::off: data = parse_off(bytes, name, options); break;
+    default: detail::fail(name, "unknown mesh format");
   }
-  detail::fail(name, "unknown mesh format");
+  // A file that parses but holds no vertex is not a mesh (random bytes or
+  // prose named .obj parse as an OBJ of unknown statements): an error, never
+  // an empty mesh that answers every query with a miss.
+  if (data.vertices.empty()) detail::fail(name, no_vertices_message(format));
+  return data;
 }
 
 MeshData read_mesh(const std::filesystem::path& path, MeshFormat format,

@@ -3,6 +3,8 @@
 // A TBB arena of the requested size runs a parallel_for over fixed-size
 // chunks; each output slot is written by exactly one task from its own input,
 // so the results do not depend on the thread count or the schedule.
+#include <algorithm>
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -24,7 +26,9 @@ void batch_for(std::size_t n, const BatchOptions& options,
                       [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); });
   };
   if (options.threads > 0) {
-    tbb::task_arena arena(options.threads);
+    // More threads than the machine runs is capped quietly: TBB would ignore
+    // the extra ones anyway, with a multi-line warning on stderr.
+    tbb::task_arena arena(std::min(options.threads, tbb::this_task_arena::max_concurrency()));
     arena.execute(run);
   } else {
     run();

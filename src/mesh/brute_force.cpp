@@ -9,7 +9,7 @@ namespace prox {
 template <class T>
 MeshClosestPoint<T> BruteForce<T>::closest_point(const Vec3<T>& p, T max_distance) const {
   MeshClosestPoint<T> best;
-  if (!all_finite(p)) return best;
+  if (!CoordinateRange<T>::contains(p)) return best;  // NaN, Inf or out of range: a miss
   const T r2 = detail::squared_radius(max_distance);
   best.sq_distance = ScalarTraits<T>::infinity();
   for (std::size_t i = 0; i < mesh_.num_triangles(); ++i) {
@@ -62,7 +62,7 @@ template <class T>
 std::vector<std::uint32_t> BruteForce<T>::sphere_triangles(const Vec3<T>& center,
                                                            T radius) const {
   std::vector<std::uint32_t> ids;
-  if (!all_finite(center)) return ids;
+  if (!CoordinateRange<T>::contains(center)) return ids;
   const T r2 = detail::squared_radius(radius);
   for (std::size_t i = 0; i < mesh_.num_triangles(); ++i) {
     const auto r = closest_point_triangle(center, mesh_.corner(i, 0), mesh_.corner(i, 1),
@@ -79,7 +79,7 @@ bool BruteForce<T>::sphere_overlaps(const Vec3<T>& center, T radius) const {
 
 template <class T>
 T BruteForce<T>::winding_number(const Vec3<T>& p) const {
-  if (!all_finite(p)) return ScalarTraits<T>::quiet_nan();
+  if (!CoordinateRange<T>::contains(p)) return ScalarTraits<T>::quiet_nan();
   T sum = T(0);
   for (std::size_t i = 0; i < mesh_.num_triangles(); ++i)
     sum += triangle_solid_angle(p, mesh_.corner(i, 0), mesh_.corner(i, 1), mesh_.corner(i, 2));
@@ -88,7 +88,7 @@ T BruteForce<T>::winding_number(const Vec3<T>& p) const {
 
 template <class T>
 MeshSignedDistance<T> BruteForce<T>::signed_distance(const Vec3<T>& p) const {
-  if (!all_finite(p)) return MeshSignedDistance<T>{};
+  if (!CoordinateRange<T>::contains(p)) return MeshSignedDistance<T>{};
   return detail::make_signed(closest_point(p), winding_number(p));
 }
 

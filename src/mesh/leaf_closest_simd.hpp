@@ -127,8 +127,12 @@ PROX_FORCE_INLINE void leaf_triangle_bounds(const bvh::PointQuery& q, const floa
     const __m128 lab = abs_sum(e[0]), lac = abs_sum(e[2]);
     // Usable when nn >= (|ab| |ac| / 8)^2; L1 >= L2, so compare with L1 / 8.
     const __m128 scale = _mm_mul_ps(_mm_mul_ps(lab, lac), _mm_set1_ps(1.0f / 8.0f));
-    const __m128 usable = _mm_and_ps(_mm_cmpge_ps(nn, _mm_mul_ps(scale, scale)),
-                                     _mm_cmpgt_ps(nn, zero));
+    // And |n|^2 in [2^-100, 2^100]: a triangle far below or above float's
+    // scale (|n|^2 ~ edge^4) would give a subnormal or infinite |n|^2, whose
+    // inverse square root is no bound at all (prox's range, docs/reliability.md).
+    const __m128 usable = _mm_and_ps(
+        _mm_cmpge_ps(nn, _mm_mul_ps(scale, scale)),
+        _mm_and_ps(_mm_cmpge_ps(nn, _mm_set1_ps(0x1p-100f)), _mm_cmple_ps(nn, _mm_set1_ps(0x1p100f))));
     const __m128 inv_n = rsqrt(nn);
     const __m128 h = _mm_mul_ps(_mm_and_ps(dot3(nrm, d[0]), absmask), inv_n);
     __m128 lat = zero;

@@ -71,7 +71,7 @@ MeshIndex<T>::MeshIndex(TriangleMesh<T> mesh, const BuildOptions& options)
     rebuild_leaf_data();
   };
   if (options.threads > 0) {
-    tbb::task_arena arena(options.threads);
+    tbb::task_arena arena(std::min(options.threads, tbb::this_task_arena::max_concurrency()));
     arena.execute(run);
   } else {
     run();
@@ -91,7 +91,7 @@ namespace {
 /// sphere_triangles and sphere_overlaps.
 template <class T, class OnHit>
 void visit_sphere(const FlatIndex<T>& x, const Vec3<T>& center, T radius, OnHit&& on_hit) {
-  if (!all_finite(center)) return;
+  if (!CoordinateRange<T>::contains(center)) return;
   const T r2 = detail::squared_radius(radius);
   if (r2 < T(0)) return;
   const bvh::PointQuery q(center);
@@ -129,7 +129,7 @@ bool MeshIndex<T>::sphere_overlaps(const Vec3<T>& center, T radius) const {
 
 template <class T>
 T MeshIndex<T>::exact_winding_number(const Vec3<T>& p) const {
-  if (!all_finite(p)) return ScalarTraits<T>::quiet_nan();
+  if (!CoordinateRange<T>::contains(p)) return ScalarTraits<T>::quiet_nan();
   // Every triangle in id order, as BruteForce does, so the two agree bit for bit.
   T sum = T(0);
   for (std::size_t i = 0; i < mesh_.num_triangles(); ++i)
@@ -228,7 +228,7 @@ std::vector<typename MeshIndex<T>::Dipole> MeshIndex<T>::compute_dipoles() const
 
 template <class T>
 T MeshIndex<T>::winding_number(const Vec3<T>& p) const {
-  if (!all_finite(p)) return ScalarTraits<T>::quiet_nan();
+  if (!CoordinateRange<T>::contains(p)) return ScalarTraits<T>::quiet_nan();
   if (bvh_.empty()) return T(0);
   // The shared traversal loop with a node test that sums the far children's
   // expansions and enters the near ones (keys unused, nothing pruned).
@@ -248,7 +248,10 @@ T MeshIndex<T>::winding_number(const Vec3<T>& p) const {
         const double dx = d.center[0] - px, dy = d.center[1] - py, dz = d.center[2] - pz;
         const double dist2 = dx * dx + dy * dy + dz * dz;
         const double reach = kFarFieldBeta * d.radius;
-        if (!(dist2 > reach * reach)) {
+        // Far only while |r|^2 is in [2^-400, 2^400]: the expansion's |r|^5
+        // terms stay finite and normal (a mesh at 1e-150 or 1e150 would
+        // otherwise get 0 or NaN); outside it the child is summed exactly.
+        if (!(dist2 > reach * reach) || !(dist2 >= 0x1p-400 && dist2 <= 0x1p400)) {
           near |= 1u << k;
           continue;
         }
@@ -281,10 +284,10 @@ T MeshIndex<T>::winding_number(const Vec3<T>& p) const {
 
 template <class T>
 MeshSignedDistance<T> MeshIndex<T>::signed_distance(const Vec3<T>& p) const {
-  if (!all_finite(p)) return MeshSignedDistance<T>{};
+  if (!CoordinateRange<T>::contains(p)) return MeshSignedDistance<T>{};
   T w = winding_number(p);
   const T aw = std::abs(w);
-  if (aw > T(0.3) && aw < T(0.7)) w = exact_winding_number(p);  // too close to call
+  if (!(aw <= T(0.3) || aw >= T(0.7))) w = exact_winding_number(p);  // too close to call (or NaN)
   return detail::make_signed(closest_point(p), w);
 }
 

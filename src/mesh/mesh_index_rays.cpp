@@ -19,9 +19,9 @@ namespace {
 template <class T, class OnCrossing>
 void visit_crossings(const FlatIndex<T>& x, const Ray<T>& ray, OnCrossing&& on_crossing) {
   if (!detail::ray_is_valid(ray)) return;
-  const WatertightRay<T> wr(ray);
-  const bvh::RayQuery q(ray);
-  bvh::RayTest test(q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max));
+  const WatertightRay<T> wr(ray);  // boxes tested on its normalized ray, as the engine does
+  const bvh::RayQuery q(wr.ray);
+  bvh::RayTest test(q, bvh::float_down(wr.ray.t_min), bvh::float_up(wr.ray.t_max));
   bvh::traverse(x.nodes, test, [&](std::uint32_t b, std::uint32_t n) {
     for (std::uint32_t s = b; s < b + n; ++s) {
       const RayTriangleHit<T> h =

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -53,7 +54,7 @@ template <class T>
 PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x, const Vec3<T>& p,
                                                           T max_distance, bool simd) {
   MeshClosestPoint<T> best;
-  if (!all_finite(p)) return best;
+  if (!CoordinateRange<T>::contains(p)) return best;  // NaN, Inf or out of range: a miss
   const T r2 = squared_radius(max_distance);
   if (r2 < T(0)) return best;
   best.sq_distance = ScalarTraits<T>::infinity();
@@ -146,9 +147,11 @@ PROX_FORCE_INLINE RayTriangleHit<T> slot_watertight(const FlatIndex<T>& x, const
 template <class T, class OnHit>
 PROX_FORCE_INLINE void trace_watertight(const FlatIndex<T>& x, const Ray<T>& ray, bool simd,
                                         OnHit&& on_hit) {
+  // The box tests run on the kernel's normalized ray (prox::NormalizedRay: the
+  // direction scaled by a power of two), whose t is t' = t 2^t_exp.
   const WatertightRay<T> wr(ray);
-  const bvh::RayQuery q(ray);
-  bvh::RayTest test(q, bvh::float_down(ray.t_min), bvh::float_up(ray.t_max));
+  const bvh::RayQuery q(wr.ray);
+  bvh::RayTest test(q, bvh::float_down(wr.ray.t_min), bvh::float_up(wr.ray.t_max));
 #ifdef PROX_SIMD_SSE2
   const RayLeafSimd sse(wr);
   const void* filter = &sse;
@@ -160,7 +163,7 @@ PROX_FORCE_INLINE void trace_watertight(const FlatIndex<T>& x, const Ray<T>& ray
       [&](std::uint32_t b, std::uint32_t n) {
         return ray_leaf_candidates(x, filter, simd, b, n, [&](std::uint32_t s) {
           const RayTriangleHit<T> h = slot_watertight(x, wr, s);
-          return h.hit && on_hit(s, h, test);
+          return h.hit && on_hit(s, h, test, wr);
         });
       },
       PrefetchPacks<T>{x.packs.data()});
@@ -171,10 +174,13 @@ PROX_FORCE_INLINE MeshRayHit<T> first_hit_query(const FlatIndex<T>& x, const Ray
                                                 bool simd) {
   MeshRayHit<T> best;
   if (!ray_is_valid(ray)) return best;
-  trace_watertight(x, ray, simd, [&](std::uint32_t s, const RayTriangleHit<T>& h, auto& test) {
-    if (offer_hit(best, h, x.prims[s])) test.shrink(bvh::float_up(h.t));
-    return false;
-  });
+  trace_watertight(x, ray, simd,
+                   [&](std::uint32_t s, const RayTriangleHit<T>& h, auto& test,
+                       const WatertightRay<T>& wr) {
+                     if (offer_hit(best, h, x.prims[s]))
+                       test.shrink(bvh::float_up(wr.scaled_t(h.t)));
+                     return false;
+                   });
   return best;
 }
 
@@ -182,7 +188,8 @@ template <class T>
 PROX_FORCE_INLINE bool any_hit_query(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {
   if (!ray_is_valid(ray)) return false;
   bool found = false;
-  trace_watertight(x, ray, simd, [&](std::uint32_t, const RayTriangleHit<T>&, auto&) {
+  trace_watertight(x, ray, simd,
+                   [&](std::uint32_t, const RayTriangleHit<T>&, auto&, const WatertightRay<T>&) {
     return found = true;
   });
   return found;

@@ -62,7 +62,7 @@ inline MeshRayHit<T> to_mesh_hit(const RayTriangleHit<T>& h, std::uint32_t id) {
 /// t_min and t_max not NaN, t_min <= t_max.
 template <class T>
 inline bool ray_is_valid(const Ray<T>& ray) {
-  if (!all_finite(ray.origin) || !all_finite(ray.direction)) return false;
+  if (!CoordinateRange<T>::contains(ray.origin) || !all_finite(ray.direction)) return false;
   if (ray.direction == Vec3<T>::zero()) return false;
   if (std::isnan(ray.t_min) || std::isnan(ray.t_max)) return false;
   return ray.t_min <= ray.t_max;

@@ -162,9 +162,12 @@ TEST(Cli, RealFilesOfEveryKindFromTheCgalArchive) {
                {"pig.stl", "16,848", nullptr},
                {"sphere.ply", "320", "yes"},
                {"colored_tetra.ply", "4", "yes"},
-               {"b9.ply", "0", "no"},  // a point cloud: no faces
                {"elephant-with-holes.off", nullptr, "no"},
                {"cube_quad.off", "12", "yes"}};  // quads, fan-triangulated
+  // A point cloud (no faces) has nothing to query: one clear error, exit 1.
+  const RunResult cloud = run_prox({"info", dir + "b9.ply"});
+  EXPECT_EQ(cloud.code, 1) << cloud.err;
+  EXPECT_NE(cloud.err.find("holds no triangles (22300 vertices"), std::string::npos) << cloud.err;
   for (const auto& c : cases) {
     const RunResult r = run_prox({"info", dir + c.file});
     ASSERT_EQ(r.code, 0) << c.file << ": " << r.err;
@@ -177,17 +180,17 @@ TEST(Cli, RealFilesOfEveryKindFromTheCgalArchive) {
           << c.file << "\n" << r.out;
     }
   }
-  // A picture of a real mesh, and closest points on a file with no triangles (all misses).
+  // A picture of a real mesh; closest points on a file with no triangles are an
+  // error (issue 9: no table of misses from a file that holds nothing to query).
   TempDir tmp;
   const RunResult pic =
       run_prox({"render", bunny, "-o", tmp / "b.png", "--size", "120x90", "--view", "-x", "--plain"});
   ASSERT_EQ(pic.code, 0) << pic.err;
   EXPECT_EQ(read_png(tmp / "b.png").width, 120);
-  const RunResult none = run_prox({"closest", dir + "b9.ply", "-", "--columns",
-                                   "query,distance,closest_x,triangle,feature"},
-                                  "1 2 3\n");
-  ASSERT_EQ(none.code, 0) << none.err;
-  EXPECT_EQ(none.out, "query,distance,closest_x,triangle,feature\n0,nan,nan,-1,none\n");
+  const RunResult none = run_prox({"closest", dir + "b9.ply", "-"}, "1 2 3\n");
+  EXPECT_EQ(none.code, 1) << none.err;
+  EXPECT_TRUE(none.out.empty()) << none.out;
+  EXPECT_NE(none.err.find("holds no triangles"), std::string::npos) << none.err;
 }
 
 TEST(Cli, ClosestMatchesTheLibraryExactly) {

@@ -31,6 +31,18 @@ struct BadFile {
   const char* expect;
 };
 
+std::string random_bytes(std::size_t n, unsigned seed) {
+  std::string b(n, '\0');
+  unsigned x = seed;
+  for (char& c : b) {
+    x = x * 1103515245u + 12345u;
+    c = char((x >> 16) & 0xff);
+    if (c == '\n' || c == '\r') c = ' ';  // one line: no OBJ statement can start
+  }
+  b[0] = '#';  // sniffed as OBJ whatever the bytes (OBJ has no magic)
+  return b;
+}
+
 std::vector<BadFile> corpus() {
   std::ostringstream ply(std::ios::binary);
   io::write_ply(ply, io::make_torus(1, 0.3, 4, 3), io::PlyEncoding::binary_little_endian);
@@ -54,6 +66,18 @@ std::vector<BadFile> corpus() {
       {"range.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 3\n", "vertex index 3"},
       {"garbage.stl", std::string("\x01\x02garbage\xff\xfe", 11), "shorter than"},
       {"garbage.bin", std::string(100, '\x07'), "unknown mesh format"},
+      // Files that parse but hold no mesh (issue 9): an error, not an empty mesh.
+      {"hello.obj", "hello world\n", "holds no mesh"},
+      {"random.obj", random_bytes(2048, 9), "holds no mesh"},
+      {"comments.obj", "# nothing here\nusemtl x\n", "holds no mesh"},
+      {"points.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n", "holds no triangles"},
+      {"points.off", "OFF\n3 0 0\n0 0 0\n1 0 0\n0 1 0\n", "holds no triangles"},
+      {"novertex.ply",
+       "ply\nformat ascii 1.0\nelement vertex 0\nproperty float x\nproperty float y\n"
+       "property float z\nend_header\n",
+       "holds no mesh"},
+      {"empty.stl", std::string(80, ' ') + std::string(4, '\0'), "holds no mesh"},
+      {"far.off", "OFF\n3 1 0\n0 0 0\n1e300 0 0\n0 1 0\n3 0 1 2\n", "outside prox's double range"},
   };
 }
 

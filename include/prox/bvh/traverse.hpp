@@ -76,7 +76,11 @@ PROX_FORCE_INLINE void box_distances8(const Node8& n, const PointQuery& q, F8& l
     u = add8(u, mul8(f, f));
   }
   lb = mul8(l, set8(kShrink));
-  ub = mul8(u, set8(kGrow));
+  // At least 2^-120: squares of subnormal extents (the float boxes of a double
+  // mesh far below 1e-38) round to 0 or lose their relative accuracy, and an
+  // upper bound of 0 would prune the nearest triangle. Above 2^-120 kGrow
+  // covers the rounding; the floor changes nothing there.
+  ub = max8(mul8(u, set8(kGrow)), set8(0x1p-120f));
 }
 
 /// Lower bound of the squared distance from q to one box (scalar; the same

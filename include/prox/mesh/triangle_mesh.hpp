@@ -11,12 +11,15 @@
 // The default-constructed mesh is empty and valid; every query on it misses.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -29,6 +32,27 @@ namespace prox {
 class MeshError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
+};
+
+/// The coordinates prox answers exactly (docs/reliability.md). Mesh vertices
+/// with a |coordinate| above max_abs are rejected (MeshError); a query point,
+/// sphere center or ray origin beyond it is a miss, as NaN input is. A mesh
+/// whose extent (largest side of its bounding box) is above 0 but below
+/// min_extent is rejected. Inside the range every squared distance between a
+/// query and the mesh is a finite, normal T, the float BVH boxes of a double
+/// mesh are finite, and the kernels rescale triangles whose own squares would
+/// leave T's range (closest_point_triangle, triangle_solid_angle), so MeshIndex
+/// and BruteForce agree and match the exact answer to rounding.
+template <class T>
+struct CoordinateRange {
+  /// 2^62 (4.6e18) for float, 2^120 (1.3e36, below float's 3.4e38, so BVH boxes stay finite) for double.
+  static constexpr T max_abs = std::is_same_v<T, float> ? T(0x1p62) : T(0x1p120);
+  /// 2^-50 (8.9e-16) for float, 2^-450 (3.5e-136) for double.
+  static constexpr T min_extent = std::is_same_v<T, float> ? T(0x1p-50) : T(0x1p-450);
+  /// Every |coordinate| of p at most max_abs (false for NaN and infinities).
+  static bool contains(const Vec3<T>& p) {
+    return std::abs(p[0]) <= max_abs && std::abs(p[1]) <= max_abs && std::abs(p[2]) <= max_abs;
+  }
 };
 
 /// What to do with non-finite vertices at construction.
@@ -97,12 +121,46 @@ class TriangleMesh {
       bad[i] = 1;
       any_bad = true;
     }
-    if (!any_bad) return;
-    std::vector<Triangle> kept;
-    kept.reserve(triangles_.size());
-    for (const Triangle& t : triangles_)
-      if (!bad[t[0]] && !bad[t[1]] && !bad[t[2]]) kept.push_back(t);
-    triangles_ = std::move(kept);
+    if (any_bad) {
+      std::vector<Triangle> kept;
+      kept.reserve(triangles_.size());
+      for (const Triangle& t : triangles_)
+        if (!bad[t[0]] && !bad[t[1]] && !bad[t[2]]) kept.push_back(t);
+      triangles_ = std::move(kept);
+    }
+    check_range();
+  }
+
+  /// The vertices used by triangles inside CoordinateRange<T> (float, double).
+  void check_range() const {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      using R = CoordinateRange<T>;
+      const char* type = std::is_same_v<T, float> ? "float" : "double";
+      for (const Triangle& t : triangles_)
+        for (int k = 0; k < 3; ++k)
+          if (!R::contains(vertices_[t[k]])) {
+            const Vec3<T>& v = vertices_[t[k]];
+            std::ostringstream os;
+            os.precision(17);
+            os << "vertex " << t[k] << " (" << v[0] << ", " << v[1] << ", " << v[2]
+               << ") is outside prox's " << type << " range: |coordinate| <= "
+               << double(R::max_abs) << (std::is_same_v<T, float> ? " (2^62)" : " (2^120)");
+            throw MeshError(os.str());
+          }
+      const Box3<T> b = bounds();
+      if (b.is_empty()) return;
+      T extent = T(0);
+      for (int a = 0; a < 3; ++a) extent = std::max(extent, b.hi[a] - b.lo[a]);
+      if (extent > T(0) && extent < R::min_extent) {
+        std::ostringstream os;
+        os.precision(17);
+        os << "the mesh's extent " << double(extent) << " is below prox's " << type
+           << " range: at least " << double(R::min_extent)
+           << (std::is_same_v<T, float> ? " (2^-50; use a double mesh or scale it up)"
+                                        : " (2^-450; scale it up)");
+        throw MeshError(os.str());
+      }
+    }
   }
 
   std::vector<Vec3<T>> vertices_;

@@ -15,18 +15,39 @@
 // value is as right as another). Float and double only (needs atan2, sqrt).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "prox/core/vec.hpp"
 
 namespace prox {
 
 /// Signed solid angle subtended by triangle (a, b, c) at p, in steradians.
+/// The formula is homogeneous (degree 3 over degree 3), so when the corners'
+/// offsets from p are too small or too large for T's arithmetic (largest
+/// |offset component| outside 2^+-250 in double, 2^+-28 in float, where the
+/// degeneracy test's edge^4 and the formula's cubes stay normal) they are
+/// scaled by a power of two first (exact); inside that range the arithmetic is
+/// unchanged.
 template <class T>
 T triangle_solid_angle(const Vec3<T>& p, const Vec3<T>& a, const Vec3<T>& b,
                        const Vec3<T>& c) {
-  if (squared_norm(cross(b - a, c - a)) == T(0)) return T(0);
-  const Vec3<T> qa = a - p, qb = b - p, qc = c - p;
+  Vec3<T> qa = a - p, qb = b - p, qc = c - p;
+  constexpr int range = std::is_same_v<T, float> ? 28 : 250;
+  using std::abs;
+  T m = T(0);
+  for (int i = 0; i < 3; ++i) m = std::max(m, std::max(abs(qa[i]), std::max(abs(qb[i]), abs(qc[i]))));
+  if (m > T(0) && (m < std::ldexp(T(1), -range) || m > std::ldexp(T(1), range))) {
+    if (!std::isfinite(m)) return T(0);
+    int e = 0;
+    std::frexp(m, &e);
+    for (Vec3<T>* q : {&qa, &qb, &qc})
+      for (int i = 0; i < 3; ++i) (*q)[i] = std::ldexp((*q)[i], -e);
+    if (squared_norm(cross(qb - qa, qc - qa)) == T(0)) return T(0);
+  } else if (squared_norm(cross(b - a, c - a)) == T(0)) {
+    return T(0);
+  }
   const T la = std::sqrt(squared_norm(qa));
   const T lb = std::sqrt(squared_norm(qb));
   const T lc = std::sqrt(squared_norm(qc));

@@ -25,6 +25,8 @@
 // feature face. Exact scalar types (mpq_class) give the exact answer.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <type_traits>
 
 #include "prox/core/vec.hpp"
@@ -175,6 +177,78 @@ ClosestPointTriangleResult<T> face_or_edges(const Vec3<T>& p, const Vec3<T>* cor
   return r;
 }
 
+/// The triangle sizes the kernel answers in T's own arithmetic: m, the largest
+/// |component| of b - a and c - a, in [2^min_exp, 2^max_exp]. There the
+/// squares and fourth powers of the edges (|ab x ac|^2 ~ m^4) and their
+/// products with the query's offset stay finite and normal. A triangle outside
+/// it is rescaled by a power of two (exact) by closest_point_rescaled.
+template <class T> struct KernelScale {
+  static constexpr int min_exp = 0, max_exp = 0;
+};
+template <> struct KernelScale<double> {
+  static constexpr int min_exp = -200, max_exp = 200;
+};
+template <> struct KernelScale<float> {
+  static constexpr int min_exp = -16, max_exp = 16;
+};
+
+template <class T, class Tag>
+ClosestPointTriangleResult<T> closest_point_triangle_tagged(const Vec3<T>& p, const Vec3<T>& a,
+                                                            const Vec3<T>& b, const Vec3<T>& c);
+
+/// The rare path of a triangle too small or too large for T's arithmetic (see
+/// KernelScale). Float: the whole kernel in double, where every float
+/// triangle is in range. Double: p, a, b, c scaled by 2^k (exact: the answer is
+/// the scaled problem's, scaled back, bit for bit), or when that would
+/// overflow a coordinate (a tiny triangle far from the origin), p, b, c taken
+/// relative to a first (one rounding, as the kernel's own b - a, p - a).
+template <class T, class Tag>
+ClosestPointTriangleResult<T> closest_point_rescaled(const Vec3<T>& p, const Vec3<T>& a,
+                                                     const Vec3<T>& b, const Vec3<T>& c, T m) {
+  if constexpr (std::is_same_v<T, float>) {
+    const ClosestPointTriangleResult<double> w = closest_point_triangle_tagged<double, Tag>(
+        p.template cast<double>(), a.template cast<double>(), b.template cast<double>(),
+        c.template cast<double>());
+    ClosestPointTriangleResult<float> r;
+    r.point = w.point.template cast<float>();
+    r.sq_distance = float(w.sq_distance);
+    r.bary = w.bary.template cast<float>();
+    r.feature = w.feature;
+    (void)m;
+    return r;
+  } else {
+    int e = 0;
+    std::frexp(m, &e);
+    const int k = -e;  // m 2^k in [0.5, 1)
+    T big = T(0);
+    for (const Vec3<T>* v : {&p, &a, &b, &c})
+      for (int i = 0; i < 3; ++i) big = std::max(big, std::abs((*v)[i]));
+    auto scale = [](const Vec3<T>& v, int s) {
+      return Vec3<T>{std::ldexp(v[0], s), std::ldexp(v[1], s), std::ldexp(v[2], s)};
+    };
+    if (k < 0 || std::ldexp(big, k) <= std::ldexp(T(1), KernelScale<T>::max_exp)) {
+      ClosestPointTriangleResult<T> r = closest_point_triangle_tagged<T, Tag>(
+          scale(p, k), scale(a, k), scale(b, k), scale(c, k));
+      r.point = scale(r.point, -k);
+      r.sq_distance = std::ldexp(r.sq_distance, -2 * k);
+      return r;
+    }
+    const Vec3<T> pa = scale(p - a, k);
+    const Vec3<T> corners[3] = {a, b, c};
+    if (!prox::all_finite(pa)) return closest_on_edges<T, Tag>(p, corners);  // p 2^800 m away
+    ClosestPointTriangleResult<T> r = closest_point_triangle_tagged<T, Tag>(
+        pa, Vec3<T>::zero(), scale(b - a, k), scale(c - a, k));
+    switch (r.feature) {
+      case Feature::v0: r.point = a; break;
+      case Feature::v1: r.point = b; break;
+      case Feature::v2: r.point = c; break;
+      default: r.point = a + scale(r.point, -k); break;
+    }
+    r.sq_distance = std::ldexp(r.sq_distance, -2 * k);
+    return r;
+  }
+}
+
 /// closest_point_triangle, instance named by Tag (see above). With Tag other
 /// than void the caller promises finite inputs (the mesh engine validates the
 /// mesh once and each query point once), so the twelve finiteness checks are
@@ -189,7 +263,23 @@ ClosestPointTriangleResult<T> closest_point_triangle_tagged(const Vec3<T>& p, co
   const Vec3<T> ab = b - a;
   const Vec3<T> ac = c - a;
   const Vec3<T> n = cross(ab, ac);
-  if (squared_norm(n) == T(0)) return closest_on_edges<T, Tag>(p, corners);
+  const T nn = squared_norm(n);
+  if constexpr (ScalarTraits<T>::is_ieee) {
+    // |n|^2 ~ m^4 outside [2^(4 min_exp), 2^(4 max_exp)]: either a sliver or
+    // degenerate triangle of ordinary size (go on) or one too small or too
+    // large for T's squares (rescale). One test on the hot path.
+    constexpr T nn_lo = T(0x1p-64) * (std::is_same_v<T, double> ? T(0x1p-736) : T(1));
+    constexpr T nn_hi = T(0x1p64) * (std::is_same_v<T, double> ? T(0x1p736) : T(1));
+    if (!(nn >= nn_lo && nn <= nn_hi)) {
+      using std::abs;
+      T m = T(0);
+      for (int i = 0; i < 3; ++i) m = std::max(m, std::max(abs(ab[i]), abs(ac[i])));
+      if (m > T(0) && (m < std::ldexp(T(1), KernelScale<T>::min_exp) ||
+                       m > std::ldexp(T(1), KernelScale<T>::max_exp)))
+        return closest_point_rescaled<T, Tag>(p, a, b, c, m);
+    }
+  }
+  if (nn == T(0)) return closest_on_edges<T, Tag>(p, corners);
 
   ClosestPointTriangleResult<T> r;
   r.bary = Vec3<T>::zero();

@@ -17,7 +17,12 @@
 // Degenerate triangles (no area) are never hit. Non-finite input: a miss.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include "prox/core/ray.hpp"
 
@@ -87,14 +92,112 @@ RayTriangleHit<T> ray_triangle_moller_trumbore(const Ray<T>& ray, const Vec3<T>&
   return r;
 }
 
+/// The ray with its direction scaled by a power of two 2^-exp so that its
+/// largest component is in [0.5, 1), and its t range converted (t' = t 2^exp),
+/// t_max first clipped to T's largest finite value. The line and the hits are
+/// the same; every computation on the scaled ray is the original's scaled
+/// exactly (when nothing overflows), so the answers' bits do not change, but a
+/// direction of 1e-300 or 1e300 no longer overflows the watertight test's
+/// 1/d_z or the box tests. A hit at t' is at t = to_t(t'); a hit whose t would
+/// overflow T is no hit (t_max clipped). Exact types: unchanged, exp 0.
+namespace detail {
+/// 2^e as a T (float, double) when it is a normal number, else 0: built from
+/// its bits, so the hot paths multiply (exact) instead of calling ldexp.
+template <class T>
+inline T pow2_or_zero(int e) {
+  if constexpr (std::is_same_v<T, double>) {
+    if (e < -1022 || e > 1023) return 0.0;
+    return std::bit_cast<double>(std::uint64_t(e + 1023) << 52);
+  } else {
+    if (e < -126 || e > 127) return 0.0f;
+    return std::bit_cast<float>(std::uint32_t(e + 127) << 23);
+  }
+}
+/// x 2^e, exactly as std::ldexp rounds it (a multiplication by a power of two
+/// when 2^e is normal; ldexp otherwise).
+template <class T>
+inline T times_pow2(T x, int e) {
+  const T f = pow2_or_zero<T>(e);
+  return f != T(0) ? x * f : std::ldexp(x, e);
+}
+}  // namespace detail
+
+template <class T>
+struct NormalizedRay {
+  Ray<T> ray;
+  int exp = 0;
+
+  explicit NormalizedRay(const Ray<T>& r) : ray(r) {
+    if constexpr (ScalarTraits<T>::is_ieee) {
+      using std::abs;
+      const T m = std::max(abs(r.direction[0]), std::max(abs(r.direction[1]),
+                                                          abs(r.direction[2])));
+      if (!(m > T(0)) || !std::isfinite(m)) return;  // invalid rays stay as given
+      if (m >= std::numeric_limits<T>::min()) {  // normal: the exponent from the bits
+        using U = std::conditional_t<std::is_same_v<T, double>, std::uint64_t, std::uint32_t>;
+        constexpr int mant = std::numeric_limits<T>::digits - 1;
+        constexpr int bias = std::numeric_limits<T>::max_exponent - 1;
+        exp = int((std::bit_cast<U>(m) >> mant) & U((bias << 1) | 1)) - bias + 1;  // m in [2^(exp-1), 2^exp)
+      } else {
+        std::frexp(m, &exp);
+      }
+      const T top = std::numeric_limits<T>::max();
+      if (exp == 0) {
+        if (ray.t_max > top) ray.t_max = top;
+        return;
+      }
+      for (int k = 0; k < 3; ++k) ray.direction[k] = detail::times_pow2(r.direction[k], -exp);
+      ray.t_min = detail::times_pow2(r.t_min, exp);
+      ray.t_max = detail::times_pow2(std::min(r.t_max, top), exp);
+    }
+  }
+  /// The caller's t of a hit at t' on the scaled ray.
+  T to_t(const T& t) const {
+    if constexpr (ScalarTraits<T>::is_ieee) {
+      return exp == 0 ? t : detail::times_pow2(t, -exp);
+    } else {
+      return t;
+    }
+  }
+};
+
 /// Precomputed per-ray data of the watertight test: reuse it across triangles.
+/// Works on the NormalizedRay (`ray` is the scaled ray; `t_exp` its exponent):
+/// hits report t in the caller's units.
 template <class T>
 struct WatertightRay {
   int kx, ky, kz;  ///< axes; kz is the direction's dominant axis
   T sx, sy, sz;    ///< shear: dx/dz, dy/dz, 1/dz
-  Ray<T> ray;
+  Ray<T> ray;      ///< the normalized ray (NormalizedRay)
+  int t_exp = 0;   ///< t = t' 2^-t_exp
+  T to_caller = T(1);  ///< 2^-t_exp when normal (0: use ldexp)
+  T to_scaled = T(1);  ///< 2^t_exp when normal (0: use ldexp)
 
-  explicit WatertightRay(const Ray<T>& r) : ray(r) {
+  /// A hit's t on the normalized ray -> the caller's t, and back.
+  T caller_t(const T& t) const {
+    if constexpr (ScalarTraits<T>::is_ieee) {
+      return to_caller != T(0) ? t * to_caller : std::ldexp(t, -t_exp);
+    } else {
+      return t;
+    }
+  }
+  T scaled_t(const T& t) const {
+    if constexpr (ScalarTraits<T>::is_ieee) {
+      return to_scaled != T(0) ? t * to_scaled : std::ldexp(t, t_exp);
+    } else {
+      return t;
+    }
+  }
+
+  explicit WatertightRay(const Ray<T>& input) {
+    const NormalizedRay<T> nr(input);
+    ray = nr.ray;
+    t_exp = nr.exp;
+    if constexpr (ScalarTraits<T>::is_ieee) {
+      to_caller = detail::pow2_or_zero<T>(-t_exp);
+      to_scaled = detail::pow2_or_zero<T>(t_exp);
+    }
+    const Ray<T>& r = ray;
     using std::abs;
     kz = 0;
     T best = abs(r.direction[0]);
@@ -163,17 +266,66 @@ ShearedTriangle<T> shear_triangle(const WatertightRay<T>& wr, const Vec3<T>& a, 
   return s;
 }
 
+/// The rare path of sheared_hit: a triangle whose det (~ size^2) or tn
+/// (~ size^3) left T's normal range (a triangle or a distance far from 1).
+/// Float: recomputed in double from the float sheared coordinates (their
+/// products are exact there). Double: the nine sheared coordinates scaled by a
+/// power of two (exact), t scaled back. A t that is not finite is no hit.
+template <class T>
+RayTriangleHit<T> sheared_hit_rescaled(const WatertightRay<T>& wr, const ShearedTriangle<T>& s) {
+  using W = std::conditional_t<std::is_same_v<T, float>, double, T>;
+  W v[9] = {W(s.ax), W(s.ay), W(s.bx), W(s.by), W(s.cx), W(s.cy),
+            W(wr.sz) * W(s.A[wr.kz]), W(wr.sz) * W(s.B[wr.kz]), W(wr.sz) * W(s.C[wr.kz])};
+  int j = 0;
+  if constexpr (std::is_same_v<T, double>) {
+    W m = 0;
+    for (const W& x : v) m = std::max(m, std::abs(x));
+    if (!(m > 0) || !std::isfinite(m)) return RayTriangleHit<T>{};
+    std::frexp(m, &j);
+    for (W& x : v) x = std::ldexp(x, -j);
+  }
+  const W U = v[4] * v[3] - v[5] * v[2];
+  const W V = v[0] * v[5] - v[1] * v[4];
+  const W Wt = v[2] * v[1] - v[3] * v[0];
+  RayTriangleHit<T> r;
+  if ((U < 0 || V < 0 || Wt < 0) && (U > 0 || V > 0 || Wt > 0)) return r;
+  const W det = U + V + Wt;
+  if (det == W(0)) return r;
+  const W tn = U * v[6] + V * v[7] + Wt * v[8];
+  W t = tn / det;
+  if constexpr (std::is_same_v<T, double>) t = std::ldexp(t, j);
+  const T tt = T(t);
+  if (!std::isfinite(tt) || !(tt >= wr.ray.t_min && tt <= wr.ray.t_max)) return r;
+  r.hit = true;
+  r.t = wr.caller_t(tt);
+  if (!std::isfinite(r.t)) return RayTriangleHit<T>{};
+  r.u = T(V / det) + T(0);
+  r.v = T(Wt / det) + T(0);
+  r.front_face = det > W(0);
+  return r;
+}
+
 /// The hit of a sheared triangle whose edge functions passed: t in
 /// [t_min, t_max] (compared without dividing), weights, side.
 template <class T>
 RayTriangleHit<T> sheared_hit(const WatertightRay<T>& wr, const ShearedTriangle<T>& s) {
   RayTriangleHit<T> r;
   const T det = s.U + s.V + s.W;
-  if (det == T(0)) return r;  // no area in the ray's view: never hit
   const T az = wr.sz * s.A[wr.kz];
   const T bz = wr.sz * s.B[wr.kz];
   const T cz = wr.sz * s.C[wr.kz];
   const T tn = s.U * az + s.V * bz + s.W * cz;
+  if constexpr (ScalarTraits<T>::is_ieee) {
+    // det ~ size^2 and tn ~ size^3 (size: the corners' offsets from the
+    // origin, on the normalized ray). det below 2^-680 (double; 2^-80 float)
+    // would leave tn = det t subnormal, and det or tn above 2^900 (2^100)
+    // near overflow: rescaled (rare).
+    constexpr T lo = std::is_same_v<T, float> ? T(0x1p-80) : T(0x1p-680);
+    constexpr T hi = std::is_same_v<T, float> ? T(0x1p100) : T(0x1p900);
+    using std::abs;
+    if (!(abs(det) >= lo && abs(det) <= hi && abs(tn) <= hi)) return sheared_hit_rescaled(wr, s);
+  }
+  if (det == T(0)) return r;  // no area in the ray's view: never hit
   if (det > T(0)) {
     if (tn < wr.ray.t_min * det || tn > wr.ray.t_max * det) return r;
   } else {
@@ -181,6 +333,7 @@ RayTriangleHit<T> sheared_hit(const WatertightRay<T>& wr, const ShearedTriangle<
   }
   r.hit = true;
   r.t = tn / det;
+  r.t = wr.caller_t(r.t);
   // + 0 turns an edge function's -0 into +0 (a weight prints as 0, not -0).
   r.u = s.V / det + T(0);
   r.v = s.W / det + T(0);
