@@ -13,6 +13,8 @@ packages=(
   libtinyobjloader-dev                         # OBJ reader
   libembree-dev libcgal-dev                    # peers in the benchmark
   libcgal-demo                                 # ships data.tar.gz: real meshes for tests
+  python3-dev python3-venv                     # the Python module: headers, and the venv its build tools go in
+  ccache                                       # the module's wheel build reuses the release build's objects
 )
 
 missing=()
