@@ -19,6 +19,8 @@ packages=(
   glslc libvulkan-dev                          # prox::gpu: GLSL -> SPIR-V at build time, Vulkan headers
   mesa-vulkan-drivers vulkan-tools             # lavapipe (CPU Vulkan driver) for the GPU tests; vulkaninfo
   clang-14 libclang-rt-14-dev                  # libFuzzer + ASan/UBSan for the fuzz targets (scripts/fuzz.sh)
+  python3-dev python3-venv                     # the Python module: headers, and the venv its build tools go in
+  ccache                                       # the module's wheel build reuses the release build's objects
 )
 
 missing=()

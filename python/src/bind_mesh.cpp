@@ -1,0 +1,472 @@
+// python/src/bind_mesh.cpp — prox._prox.MeshF32 / MeshF64: a MeshIndex<T> and
+// its batch queries over (N, k) NumPy rows.
+//
+// Every query allocates its outputs with the GIL held, then releases the GIL and
+// runs the batch on prox's TBB pool (batch_for_each: each output slot depends
+// only on its own input, so answers are bit-identical for any `threads`). The
+// per-query work is exactly MeshIndex's (the same calls as prox::closest_points
+// and the CLI), so the float64 distance here is the CLI's `distance` column bit
+// for bit. Shapes, dtypes and conventions are documented once, in the Python
+// layer (python/prox/__init__.py) and its stubs; this layer only checks them.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <istream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <streambuf>
+#include <string>
+#include <vector>
+
+#include "arrays.hpp"
+#include "prox/io/load_index.hpp"
+#include "prox/io/mesh_topology.hpp"
+#include "prox/mesh/batch.hpp"
+#include "prox/mesh/isa.hpp"
+#include "prox/mesh/mesh_index.hpp"
+
+namespace prox::python {
+
+namespace {
+
+/// Reads bytes held elsewhere (a pickle buffer) as an istream, without a copy.
+class MemoryBuf : public std::streambuf {
+ public:
+  MemoryBuf(const char* data, std::size_t size) {
+    char* p = const_cast<char*>(data);  // get area only: never written through
+    setg(p, p, p + size);
+  }
+};
+
+BatchOptions batch_options(int threads) {
+  if (threads < 0) throw std::invalid_argument("threads must be >= 0 (0: all cores), got " +
+                                               std::to_string(threads));
+  BatchOptions o;
+  o.threads = threads;
+  return o;
+}
+
+template <class T>
+class PyMesh {
+ public:
+  PyMesh(const InArray<T>& vertices, const InArray<std::int64_t>& faces, bool drop_non_finite) {
+    const Rows<T, 3> v(vertices, "vertices");
+    const Rows<std::int64_t, 3> f(faces, "faces");
+    std::vector<Vec3<T>> verts(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) verts[i] = v[i];
+    std::vector<typename TriangleMesh<T>::Triangle> tris(f.size());
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      const Vec<std::int64_t, 3> t = f[i];
+      for (int k = 0; k < 3; ++k) {
+        if (t[k] < 0 || std::uint64_t(t[k]) >= verts.size())
+          throw MeshError("triangle " + std::to_string(i) + " has vertex index " +
+                          std::to_string(t[k]) + ", but the mesh has " +
+                          std::to_string(verts.size()) + " vertices");
+        tris[i][k] = std::uint32_t(t[k]);
+      }
+    }
+    nb::gil_scoped_release release;
+    TriangleMesh<T> mesh(std::move(verts), std::move(tris),
+                         drop_non_finite ? NonFinitePolicy::drop_triangles
+                                         : NonFinitePolicy::reject);
+    index_ = std::make_shared<MeshIndex<T>>(std::move(mesh));
+  }
+
+  static PyMesh load(const std::string& path, bool drop_non_finite) {
+    io::LoadOptions options;
+    if (drop_non_finite) {
+      options.read.allow_non_finite = true;
+      options.non_finite = NonFinitePolicy::drop_triangles;
+    }
+    PyMesh m;
+    nb::gil_scoped_release release;
+    m.index_ = std::shared_ptr<MeshIndex<T>>(io::load_index<T>(path, options).index.release());
+    return m;
+  }
+
+  /// The index's own save() bytes, as a uint8 array (pickle's out-of-band buffer).
+  nb::object save() const {
+    std::ostringstream os(std::ios::binary);
+    {
+      nb::gil_scoped_release release;
+      index_->save(os);
+    }
+    const std::string s = std::move(os).str();
+    Out<std::uint8_t> out({s.size()});
+    std::memcpy(out.data, s.data(), s.size());
+    return out.array;
+  }
+
+  static PyMesh from_bytes(const nb::ndarray<const std::uint8_t, nb::ndim<1>, nb::c_contig,
+                                             nb::device::cpu>& bytes) {
+    PyMesh m;
+    nb::gil_scoped_release release;
+    MemoryBuf buf(reinterpret_cast<const char*>(bytes.data()), bytes.shape(0));
+    std::istream in(&buf);
+    m.index_ = std::make_shared<MeshIndex<T>>(MeshIndex<T>::load(in));
+    return m;
+  }
+
+  const MeshIndex<T>& index() const { return *index_; }
+
+  nb::object vertices() const {
+    const auto& v = index_->mesh().vertices();
+    Out<T> out({v.size(), 3});
+    std::memcpy(out.data, v.data(), v.size() * sizeof(Vec3<T>));
+    return out.array;
+  }
+
+  nb::object faces() const {
+    const auto& t = index_->mesh().triangles();
+    Out<std::int64_t> out({t.size(), 3});
+    for (std::size_t i = 0; i < t.size(); ++i)
+      for (int k = 0; k < 3; ++k) out.data[3 * i + k] = t[i][k];
+    return out.array;
+  }
+
+  nb::object bounds() const {
+    const Box3<T> b = index_->mesh().bounds();
+    Out<T> out({2, 3});
+    const bool empty = index_->mesh().empty();
+    for (int k = 0; k < 3; ++k) {
+      out.data[k] = empty ? ScalarTraits<T>::quiet_nan() : b.lo[k];
+      out.data[3 + k] = empty ? ScalarTraits<T>::quiet_nan() : b.hi[k];
+    }
+    return out.array;
+  }
+
+  nb::dict diagnostics() const {
+    const io::MeshTopology& t = topology();
+    const BuildStats s = index_->build_stats();
+    nb::dict d;
+    d["closed"] = t.closed();
+    d["edges"] = t.edges;
+    d["boundary_edges"] = t.boundary_edges;
+    d["non_manifold_edges"] = t.non_manifold_edges;
+    d["degenerate_triangles"] = t.degenerate_triangles;
+    d["unused_vertices"] = t.unused_vertices;
+    d["memory_bytes"] = index_->memory_bytes();
+    d["bvh_nodes"] = s.nodes;
+    d["bvh_leaves"] = s.leaves;
+    d["bvh_depth"] = s.depth;
+    d["build_ms"] = s.build_ms;
+    d["isa"] = std::string(isa_name(active_isa()));
+    return d;
+  }
+
+  // ---- queries: (N, k) rows in, new arrays out --------------------------------
+
+  nb::tuple closest_points(const InArray<T>& points, T max_distance, int threads) const {
+    const Rows<T, 3> p(points, "points");
+    const std::size_t n = p.size();
+    Out<T> pt({n, 3}), dist({n}), uv({n, 2}), bary({n, 3});
+    Out<std::int64_t> id({n});
+    Out<std::int8_t> feature({n});
+    const BatchOptions o = batch_options(threads);
+    {
+      nb::gil_scoped_release release;
+      batch_for_each(n, o, [&](std::size_t i) {
+        const MeshClosestPoint<T> r = index_->closest_point(p[i], max_distance);
+        for (int k = 0; k < 3; ++k) {
+          pt.data[3 * i + k] = r.point[k];
+          bary.data[3 * i + k] = r.bary[k];
+        }
+        dist.data[i] = std::sqrt(r.sq_distance);
+        uv.data[2 * i] = r.bary[1];
+        uv.data[2 * i + 1] = r.bary[2];
+        id.data[i] = r.triangle;
+        feature.data[i] = r.found() ? std::int8_t(r.feature) : std::int8_t(-1);
+      });
+    }
+    return nb::make_tuple(pt.array, dist.array, id.array, uv.array, bary.array, feature.array);
+  }
+
+  nb::tuple signed_distance(const InArray<T>& points, int threads) const {
+    const Rows<T, 3> p(points, "points");
+    const std::size_t n = p.size();
+    Out<T> sd({n}), w({n});
+    const BatchOptions o = batch_options(threads);
+    {
+      nb::gil_scoped_release release;
+      batch_for_each(n, o, [&](std::size_t i) {
+        const MeshSignedDistance<T> r = index_->signed_distance(p[i]);
+        sd.data[i] = r.signed_distance;
+        w.data[i] = r.winding_number;
+      });
+    }
+    return nb::make_tuple(sd.array, w.array);
+  }
+
+  nb::object winding_number(const InArray<T>& points, bool exact, int threads) const {
+    const Rows<T, 3> p(points, "points");
+    Out<T> w({p.size()});
+    const BatchOptions o = batch_options(threads);
+    {
+      nb::gil_scoped_release release;
+      batch_for_each(p.size(), o, [&](std::size_t i) {
+        w.data[i] = exact ? index_->exact_winding_number(p[i]) : index_->winding_number(p[i]);
+      });
+    }
+    return w.array;
+  }
+
+  /// |winding number| >= threshold; the exact sum decides within 0.2 of the
+  /// threshold (the far-field error is at most ~1.2e-2), as signed_distance does at 0.5.
+  nb::object contains(const InArray<T>& points, T threshold, int threads) const {
+    const Rows<T, 3> p(points, "points");
+    Out<bool> in({p.size()});
+    const BatchOptions o = batch_options(threads);
+    {
+      nb::gil_scoped_release release;
+      batch_for_each(p.size(), o, [&](std::size_t i) {
+        const Vec3<T> q = p[i];
+        T w = index_->winding_number(q);
+        if (std::abs(std::abs(w) - threshold) < T(0.2)) w = index_->exact_winding_number(q);
+        in.data[i] = std::abs(w) >= threshold;  // NaN (non-finite query): false
+      });
+    }
+    return in.array;
+  }
+
+  nb::tuple cast_rays(const InArray<T>& origins, const InArray<T>& directions, T t_min, T t_max,
+                      int threads) const {
+    const Rows<T, 3> org(origins, "origins"), dir(directions, "directions");
+    detail::check_batch_sizes(org.size(), dir.size(), "cast_rays (origins vs directions)");
+    const std::size_t n = org.size();
+    Out<T> t({n}), uv({n, 2}), normal({n, 3});
+    Out<std::int64_t> id({n});
+    Out<bool> front({n});
+    const BatchOptions o = batch_options(threads);
+    {
+      nb::gil_scoped_release release;
+      const TriangleMesh<T>& mesh = index_->mesh();
+      batch_for_each(n, o, [&](std::size_t i) {
+        const MeshRayHit<T> h = index_->first_hit(Ray<T>{org[i], dir[i], t_min, t_max});
+        t.data[i] = h.t;
+        uv.data[2 * i] = h.found() ? h.u : ScalarTraits<T>::quiet_nan();
+        uv.data[2 * i + 1] = h.found() ? h.v : ScalarTraits<T>::quiet_nan();
+        id.data[i] = h.triangle;
+        front.data[i] = h.front_face;
+        Vec3<T> nrm = Vec3<T>::splat(ScalarTraits<T>::quiet_nan());
+        if (h.found()) {
+          const Vec3<T> a = mesh.corner(std::size_t(h.triangle), 0);
+          const Vec3<T> c = cross(mesh.corner(std::size_t(h.triangle), 1) - a,
+                                  mesh.corner(std::size_t(h.triangle), 2) - a);
+          const T len = std::sqrt(dot(c, c));
+          if (len > T(0)) nrm = c * (T(1) / len);
+        }
+        for (int k = 0; k < 3; ++k) normal.data[3 * i + k] = nrm[k];
+      });
+    }
+    return nb::make_tuple(t.array, id.array, uv.array, front.array, normal.array);
+  }
+
+  nb::object any_hits(const InArray<T>& origins, const InArray<T>& directions, T t_min, T t_max,
+                      int threads) const {
+    const Rows<T, 3> org(origins, "origins"), dir(directions, "directions");
+    detail::check_batch_sizes(org.size(), dir.size(), "test_occlusions (origins vs directions)");
+    Out<bool> hit({org.size()});
+    const BatchOptions o = batch_options(threads);
+    {
+      nb::gil_scoped_release release;
+      batch_for_each(org.size(), o, [&](std::size_t i) {
+        hit.data[i] = index_->any_hit(Ray<T>{org[i], dir[i], t_min, t_max});
+      });
+    }
+    return hit.array;
+  }
+
+  nb::object count_hits(const InArray<T>& origins, const InArray<T>& directions, T t_min,
+                        T t_max, int threads) const {
+    const Rows<T, 3> org(origins, "origins"), dir(directions, "directions");
+    detail::check_batch_sizes(org.size(), dir.size(), "count_intersections (origins vs directions)");
+    Out<std::int32_t> count({org.size()});
+    const BatchOptions o = batch_options(threads);
+    {
+      nb::gil_scoped_release release;
+      batch_for_each(org.size(), o, [&](std::size_t i) {
+        count.data[i] = std::int32_t(index_->count_hits(Ray<T>{org[i], dir[i], t_min, t_max}));
+      });
+    }
+    return count.array;
+  }
+
+  nb::tuple all_hits(const InArray<T>& origins, const InArray<T>& directions, T t_min, T t_max,
+                     int threads) const {
+    const Rows<T, 3> org(origins, "origins"), dir(directions, "directions");
+    detail::check_batch_sizes(org.size(), dir.size(), "list_intersections (origins vs directions)");
+    const std::size_t n = org.size();
+    BatchLists<MeshRayHit<T>> lists;
+    const BatchOptions o = batch_options(threads);
+    {
+      nb::gil_scoped_release release;
+      lists = batch_lists<MeshRayHit<T>>(
+          n, [&](std::size_t i) { return index_->all_hits(Ray<T>{org[i], dir[i], t_min, t_max}); },
+          o);
+    }
+    const std::size_t m = lists.items.size();
+    Out<std::int64_t> splits({n + 1}), ray_ids({m}), ids({m});
+    Out<T> t({m}), uv({m, 2});
+    Out<bool> front({m});
+    for (std::size_t i = 0; i <= n; ++i) splits.data[i] = std::int64_t(lists.offsets[i]);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = lists.offsets[i]; j < lists.offsets[i + 1]; ++j) ray_ids.data[j] = i;
+    for (std::size_t j = 0; j < m; ++j) {
+      const MeshRayHit<T>& h = lists.items[j];
+      t.data[j] = h.t;
+      ids.data[j] = h.triangle;
+      uv.data[2 * j] = h.u;
+      uv.data[2 * j + 1] = h.v;
+      front.data[j] = h.front_face;
+    }
+    return nb::make_tuple(splits.array, ray_ids.array, t.array, ids.array, uv.array, front.array);
+  }
+
+  nb::object sphere_overlaps(const InArray<T>& centers, const nb::ndarray<const T, nb::ndim<1>,
+                             nb::c_contig, nb::device::cpu>& radii, int threads) const {
+    const Rows<T, 3> c(centers, "centers");
+    detail::check_radii(c.size(), radii.shape(0), "sphere_overlap");
+    const bool one = radii.shape(0) == 1;
+    const T* r = radii.data();
+    Out<bool> hit({c.size()});
+    const BatchOptions o = batch_options(threads);
+    {
+      nb::gil_scoped_release release;
+      batch_for_each(c.size(), o, [&](std::size_t i) {
+        hit.data[i] = index_->sphere_overlaps(c[i], r[one ? 0 : i]);
+      });
+    }
+    return hit.array;
+  }
+
+  nb::tuple sphere_triangles(const InArray<T>& centers, const nb::ndarray<const T, nb::ndim<1>,
+                             nb::c_contig, nb::device::cpu>& radii, int threads) const {
+    const Rows<T, 3> c(centers, "centers");
+    detail::check_radii(c.size(), radii.shape(0), "sphere_triangles");
+    const bool one = radii.shape(0) == 1;
+    const T* r = radii.data();
+    BatchLists<std::uint32_t> lists;
+    const BatchOptions o = batch_options(threads);
+    {
+      nb::gil_scoped_release release;
+      lists = batch_lists<std::uint32_t>(
+          c.size(), [&](std::size_t i) { return index_->sphere_triangles(c[i], r[one ? 0 : i]); },
+          o);
+    }
+    Out<std::int64_t> splits({c.size() + 1}), ids({lists.items.size()});
+    for (std::size_t i = 0; i <= c.size(); ++i) splits.data[i] = std::int64_t(lists.offsets[i]);
+    for (std::size_t j = 0; j < lists.items.size(); ++j) ids.data[j] = lists.items[j];
+    return nb::make_tuple(splits.array, ids.array);
+  }
+
+  // ---- the C++ batch API itself, timed in C++ (the benchmark's baseline) ------
+
+  double cpp_closest_points_ms(const InArray<T>& points, int threads) const {
+    const Rows<T, 3> p(points, "points");
+    const Vec3<T>* rows = p.contiguous();
+    if (!rows) throw std::invalid_argument("points must be C-contiguous");
+    std::vector<MeshClosestPoint<T>> out(p.size());
+    nb::gil_scoped_release release;
+    const auto t0 = std::chrono::steady_clock::now();
+    prox::closest_points(*index_, std::span<const Vec3<T>>(rows, p.size()),
+                         std::span<MeshClosestPoint<T>>(out), ScalarTraits<T>::infinity(),
+                         batch_options(threads));
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+        .count();
+  }
+
+  double cpp_first_hits_ms(const InArray<T>& rays6, int threads) const {
+    const Rows<T, 6> r(rays6, "rays");
+    std::vector<Ray<T>> rays(r.size());
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      const Vec<T, 6> x = r[i];
+      rays[i] = Ray<T>{Vec3<T>{x[0], x[1], x[2]}, Vec3<T>{x[3], x[4], x[5]}};
+    }
+    std::vector<MeshRayHit<T>> out(rays.size());
+    nb::gil_scoped_release release;
+    const auto t0 = std::chrono::steady_clock::now();
+    prox::first_hits(*index_, std::span<const Ray<T>>(rays), std::span<MeshRayHit<T>>(out),
+                     batch_options(threads));
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+        .count();
+  }
+
+ private:
+  PyMesh() = default;
+
+  const io::MeshTopology& topology() const {
+    // The GIL is released before call_once, so a second thread waits for the
+    // first without holding it (the first never needs it inside).
+    nb::gil_scoped_release release;
+    std::call_once(topology_->once, [&] {
+      io::MeshData data;
+      const TriangleMesh<T>& mesh = index_->mesh();
+      data.vertices.reserve(mesh.num_vertices());
+      for (const Vec3<T>& v : mesh.vertices())
+        data.vertices.push_back(Vec3d{double(v[0]), double(v[1]), double(v[2])});
+      data.triangles = mesh.triangles();
+      topology_->value = io::analyze_topology(data);
+    });
+    return topology_->value;
+  }
+
+  std::shared_ptr<MeshIndex<T>> index_;
+  struct Topology {
+    std::once_flag once;
+    io::MeshTopology value;
+  };
+  std::shared_ptr<Topology> topology_ = std::make_shared<Topology>();
+};
+
+template <class T>
+void bind_mesh_class(nb::module_& m, const char* name) {
+  using M = PyMesh<T>;
+  nb::class_<M>(m, name)
+      .def(nb::init<const InArray<T>&, const InArray<std::int64_t>&, bool>(), nb::arg("vertices"),
+           nb::arg("faces"), nb::arg("drop_non_finite"))
+      .def_static("load", &M::load, nb::arg("path"), nb::arg("drop_non_finite"))
+      .def_static("from_bytes", &M::from_bytes, nb::arg("data"))
+      .def("save", &M::save)
+      .def_prop_ro("num_vertices", [](const M& s) { return s.index().mesh().num_vertices(); })
+      .def_prop_ro("num_triangles", [](const M& s) { return s.index().mesh().num_triangles(); })
+      .def_prop_ro("vertices", &M::vertices)
+      .def_prop_ro("faces", &M::faces)
+      .def_prop_ro("bounds", &M::bounds)
+      .def("diagnostics", &M::diagnostics)
+      .def("closest_points", &M::closest_points)
+      .def("signed_distance", &M::signed_distance)
+      .def("winding_number", &M::winding_number)
+      .def("contains", &M::contains)
+      .def("cast_rays", &M::cast_rays)
+      .def("any_hits", &M::any_hits)
+      .def("count_hits", &M::count_hits)
+      .def("all_hits", &M::all_hits)
+      .def("sphere_overlaps", &M::sphere_overlaps)
+      .def("sphere_triangles", &M::sphere_triangles)
+      .def("cpp_closest_points_ms", &M::cpp_closest_points_ms)
+      .def("cpp_first_hits_ms", &M::cpp_first_hits_ms);
+}
+
+}  // namespace
+
+void bind_mesh(nb::module_& m) {
+  bind_mesh_class<float>(m, "MeshF32");
+  bind_mesh_class<double>(m, "MeshF64");
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const io::ReadError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+}
+
+}  // namespace prox::python
