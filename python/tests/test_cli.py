@@ -32,17 +32,20 @@ def test_closest_matches_cli(tmp_path, cgal_meshes, name):
     pts = rng.uniform(lo - 0.2 * (hi - lo), hi + 0.2 * (hi - lo), size=(3000, 3))
     pts[5] = np.nan
     np.save(tmp_path / "p.npy", pts)
-    run("closest", path, tmp_path / "p.npy", "-o", tmp_path / "c.npy", "--signed")
-    cli = np.load(tmp_path / "c.npy")
+    run("closest", path, tmp_path / "p.npy", "-o", tmp_path / "c.npz", "--signed",
+        "--sign-method", "winding")
+    cli = np.load(tmp_path / "c.npz")  # one array per column
     r = mesh.compute_closest_points(pts)
     s = mesh.compute_signed_distance(pts)
-    cols = {0: r["distance"], 1: r["points"][:, 0], 2: r["points"][:, 1], 3: r["points"][:, 2],
-            4: r["primitive_ids"].astype(np.float64), 5: r["barycentrics"][:, 0],
-            6: r["barycentrics"][:, 1], 7: r["barycentrics"][:, 2],
-            8: r["feature"].astype(np.float64), 9: s["signed_distance"],
-            10: s["winding_number"]}
+    cols = {"distance": r["distance"], "closest_x": r["points"][:, 0],
+            "closest_y": r["points"][:, 1], "closest_z": r["points"][:, 2],
+            "triangle": r["primitive_ids"], "u": r["barycentrics"][:, 0],
+            "v": r["barycentrics"][:, 1], "w": r["barycentrics"][:, 2],
+            "signed_distance": s["signed_distance"], "winding_number": s["winding_number"]}
     for c, a in cols.items():
-        assert cli[:, c].tobytes() == np.ascontiguousarray(a).tobytes(), f"column {c}"
+        assert cli[c].dtype == a.dtype, c
+        assert cli[c].tobytes() == np.ascontiguousarray(a).tobytes(), f"column {c}"
+    np.testing.assert_array_equal(cli["feature"], r["feature"])
 
 
 @pytest.mark.parametrize("name", ["bunny00.off", "cube-meshed.off"])
@@ -55,16 +58,18 @@ def test_raycast_matches_cli(tmp_path, cgal_meshes, name):
     rays = np.hstack([o, d])
     (tmp_path / "r.txt").write_text("".join(" ".join(f"{x:.17g}" for x in row) + "\n"
                                             for row in rays))
-    run("raycast", path, tmp_path / "r.txt", "-o", tmp_path / "h.npy")
-    cli = np.load(tmp_path / "h.npy")  # t, triangle, w0, w1, w2
+    run("raycast", path, tmp_path / "r.txt", "-o", tmp_path / "h.npz")
+    cli = np.load(tmp_path / "h.npz")  # ray, t, triangle, u, v, w, hit_*, normal_*, front_face
     r = mesh.cast_rays(rays)
-    assert cli[:, 0].tobytes() == r["t_hit"].tobytes()
-    assert cli[:, 1].tobytes() == r["primitive_ids"].astype(np.float64).tobytes()
-    assert cli[:, 3].tobytes() == np.ascontiguousarray(r["primitive_uvs"][:, 0]).tobytes()
-    assert cli[:, 4].tobytes() == np.ascontiguousarray(r["primitive_uvs"][:, 1]).tobytes()
+    assert cli["t"].tobytes() == r["t_hit"].tobytes()
+    assert cli["triangle"].tobytes() == r["primitive_ids"].tobytes()
+    assert cli["v"].tobytes() == np.ascontiguousarray(r["primitive_uvs"][:, 0]).tobytes()
+    assert cli["w"].tobytes() == np.ascontiguousarray(r["primitive_uvs"][:, 1]).tobytes()
+    np.testing.assert_array_equal(cli["front_face"].astype(bool), r["front_face"])
     assert (r["primitive_ids"] >= 0).sum() > 100
-    run("raycast", path, tmp_path / "r.txt", "--count", "-o", tmp_path / "n.npy")
-    assert np.load(tmp_path / "n.npy").tobytes() == mesh.count_intersections(rays).tobytes()
-    run("raycast", path, tmp_path / "r.txt", "--any", "-o", tmp_path / "a.npy")
-    np.testing.assert_array_equal(np.load(tmp_path / "a.npy").astype(bool),
+    run("raycast", path, tmp_path / "r.txt", "--count", "-o", tmp_path / "n.npz")
+    np.testing.assert_array_equal(np.load(tmp_path / "n.npz")["count"],
+                                  mesh.count_intersections(rays))
+    run("raycast", path, tmp_path / "r.txt", "--any", "-o", tmp_path / "a.npz")
+    np.testing.assert_array_equal(np.load(tmp_path / "a.npz")["hit"].astype(bool),
                                   mesh.test_occlusions(rays))

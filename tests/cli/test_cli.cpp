@@ -550,19 +550,19 @@ TEST(Cli, SignIsSaidHonestly) {
   ASSERT_EQ(a.code, 0) << a.err;
   Csv c = parse_csv(a.out);
   ASSERT_EQ(c.rows.size(), 1u);
-  EXPECT_EQ(num(c.rows[0][9]), -0.2);
-  EXPECT_EQ(c.rows[0][11], "3/3");
-  EXPECT_EQ(c.rows[0][12], "parity");
-  EXPECT_EQ(c.rows[0][13], "sure");
+  EXPECT_EQ(num(c.rows[0][col(c, "signed_distance")]), -0.2);
+  EXPECT_EQ(c.rows[0][col(c, "inside_votes")], "3/3");
+  EXPECT_EQ(c.rows[0][col(c, "sign_method")], "parity");
+  EXPECT_EQ(c.rows[0][col(c, "confidence")], "sure");
   // winding on it: marked unsure, with a warning.
   const RunResult w = run_prox(
       {"closest", dir / "tet.off", "-", "--signed", "--sign-method", "winding"}, "0.2 0.2 0.2\n");
   ASSERT_EQ(w.code, 0) << w.err;
   EXPECT_NE(w.err.find("warning"), std::string::npos) << w.err;
   c = parse_csv(w.out);
-  EXPECT_EQ(c.rows[0][13], "unsure");
-  EXPECT_GT(num(c.rows[0][10]), 0.3);
-  EXPECT_LT(num(c.rows[0][10]), 0.7);
+  EXPECT_EQ(c.rows[0][col(c, "confidence")], "unsure");
+  EXPECT_GT(num(c.rows[0][col(c, "winding_number")]), 0.3);
+  EXPECT_LT(num(c.rows[0][col(c, "winding_number")]), 0.7);
   // --reorient: fixed, pseudonormal, sure, no warning.
   const RunResult r = run_prox({"closest", dir / "tet.off", "-", "--signed", "--reorient"},
                                "0.2 0.2 0.2\n");
@@ -570,9 +570,9 @@ TEST(Cli, SignIsSaidHonestly) {
   EXPECT_NE(r.err.find("1 triangles flipped"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
   c = parse_csv(r.out);
-  EXPECT_EQ(num(c.rows[0][9]), -0.2);
-  EXPECT_EQ(c.rows[0][12], "pseudonormal");
-  EXPECT_EQ(c.rows[0][13], "sure");
+  EXPECT_EQ(num(c.rows[0][col(c, "signed_distance")]), -0.2);
+  EXPECT_EQ(c.rows[0][col(c, "sign_method")], "pseudonormal");
+  EXPECT_EQ(c.rows[0][col(c, "confidence")], "sure");
   // A sheet: --signed refused; a point cloud: warned.
   io::MeshData sheet;
   sheet.vertices = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}};
@@ -587,8 +587,9 @@ TEST(Cli, SignIsSaidHonestly) {
   EXPECT_FALSE(std::filesystem::exists(dir / "s.npy"));
   const RunResult cloud =
       run_prox({"closest", PROX_CGAL_DATA_DIR "/meshes/b9.ply", "-"}, "1 2 3\n");
-  EXPECT_EQ(cloud.code, 0);
+  EXPECT_EQ(cloud.code, 1);  // a file with no triangles cannot be queried (issue 9)
   EXPECT_NE(cloud.err.find("no triangles"), std::string::npos) << cloud.err;
+  EXPECT_TRUE(cloud.out.empty());
   EXPECT_EQ(run_prox({"closest", dir / "tet.off", "-", "--reorient"}, "0 0 0\n").code, 2);
 }
 
