@@ -43,7 +43,9 @@ void expect_grid_exact(const SignedMesh<Index>& s, const GridSpec& g, double ban
     // Signs are copied between neighbours only where a cell is small against
     // the distance: on the coarse grids of a scaled-down run (PROX_TEST_SCALE
     // < 1, 12 nodes a side) nearly every node is signed on its own.
-    if (g.dims[0] >= 24) EXPECT_LT(one.sign_evaluations, g.nodes() / 2);
+    if (g.dims[0] >= 24) {
+      EXPECT_LT(one.sign_evaluations, g.nodes() / 2);
+    }
   }
 }
 
