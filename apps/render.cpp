@@ -35,6 +35,28 @@ Rgb8 hashed_colour(std::uint32_t id) {
               static_cast<std::uint8_t>(64 + ((z >> 16) & 0xff) * 191 / 255)};
 }
 
+// "X,Y,Z" -> the vector; UsageError `shape_error` unless there are exactly
+// three comma-separated parts, "OPTION: bad number ..." for a part that is not one.
+Vec3d parse_triple(const std::string& text, const std::string& option,
+                   const std::string& shape_error) {
+  Vec3d v{0, 0, 0};
+  std::size_t pos = 0;
+  for (int a = 0; a < 3; ++a) {
+    const std::size_t comma = text.find(',', pos);
+    if ((a < 2) != (comma != std::string::npos)) throw UsageError(shape_error);
+    const std::string part = text.substr(pos, a < 2 ? comma - pos : std::string::npos);
+    try {
+      std::size_t used = 0;
+      v[a] = std::stod(part, &used);
+      if (used != part.size()) throw std::invalid_argument("junk");
+    } catch (const std::exception&) {
+      throw UsageError(option + ": bad number '" + part + "' in '" + text + "'");
+    }
+    pos = comma + 1;
+  }
+  return v;
+}
+
 }  // namespace
 
 RenderMode parse_render_mode(const std::string& text) {
@@ -65,23 +87,8 @@ Vec3d parse_view(const std::string& text) {
   if (t == "x") return Vec3d{sign, 0, 0};
   if (t == "y") return Vec3d{0, sign, 0};
   if (t == "z") return Vec3d{0, 0, sign};
-  Vec3d v{0, 0, 0};
-  std::size_t pos = 0;
-  for (int a = 0; a < 3; ++a) {
-    const std::size_t comma = text.find(',', pos);
-    if ((a < 2) != (comma != std::string::npos)) {
-      throw UsageError("--view must be +x, -x, +y, -y, +z, -z or DX,DY,DZ, not '" + text + "'");
-    }
-    const std::string part = text.substr(pos, a < 2 ? comma - pos : std::string::npos);
-    try {
-      std::size_t used = 0;
-      v[a] = std::stod(part, &used);
-      if (used != part.size()) throw std::invalid_argument("junk");
-    } catch (const std::exception&) {
-      throw UsageError("--view: bad number '" + part + "' in '" + text + "'");
-    }
-    pos = comma + 1;
-  }
+  const Vec3d v = parse_triple(
+      text, "--view", "--view must be +x, -x, +y, -y, +z, -z or DX,DY,DZ, not '" + text + "'");
   if (!all_finite(v) || squared_norm(v) == 0) {
     throw UsageError("--view must be a non-zero direction, not '" + text + "'");
   }
@@ -124,22 +131,8 @@ Camera look_at(const Vec3d& target, const Vec3d& view, double distance, int widt
 }
 
 Vec3d parse_point(const std::string& text, const std::string& option) {
-  Vec3d v{0, 0, 0};
-  std::size_t pos = 0;
-  for (int a = 0; a < 3; ++a) {
-    const std::size_t comma = text.find(',', pos);
-    if ((a < 2) != (comma != std::string::npos))
-      throw UsageError(option + " must be three numbers X,Y,Z, not '" + text + "'");
-    const std::string part = text.substr(pos, a < 2 ? comma - pos : std::string::npos);
-    try {
-      std::size_t used = 0;
-      v[a] = std::stod(part, &used);
-      if (used != part.size()) throw std::invalid_argument("junk");
-    } catch (const std::exception&) {
-      throw UsageError(option + ": bad number '" + part + "' in '" + text + "'");
-    }
-    pos = comma + 1;
-  }
+  const Vec3d v =
+      parse_triple(text, option, option + " must be three numbers X,Y,Z, not '" + text + "'");
   if (!all_finite(v)) throw UsageError(option + " must be finite, not '" + text + "'");
   return v;
 }
