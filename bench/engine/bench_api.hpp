@@ -21,7 +21,7 @@ struct Options {
   std::int64_t queries = 1000000;       ///< per workload (ray-primary: ~side^2 pixels)
   std::vector<int> threads{1, 2};       ///< thread counts to measure
   int runs = 3;                         ///< timed runs per figure; the median is printed
-  std::vector<std::string> peers{"embree", "cgal"};  ///< beside prox
+  std::vector<std::string> peers{"embree", "embree16", "cgal"};  ///< beside prox
   std::vector<std::string> precisions{"float"};      ///< prox rows: float and/or double
   std::string data_dir;                 ///< holds bunny00.off, armadillo.off; "" = extract
   std::int64_t check = 2000;            ///< subsample checked against BruteForce<double>

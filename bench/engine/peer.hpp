@@ -37,6 +37,11 @@ class Peer {
   virtual std::string name() const = 0;
   /// One line: version, precision, settings.
   virtual std::string description() const = 0;
+  /// Whether this peer has a row for `workload` (all of them unless it says not).
+  virtual bool runs(const std::string& workload) const {
+    (void)workload;
+    return true;
+  }
   /// Float (true) or double (false) arithmetic: sets the agreement tolerance.
   virtual bool single_precision() const = 0;
   /// Builds the index from vertex and index arrays, replacing any previous one.
@@ -62,6 +67,9 @@ class Peer {
 std::unique_ptr<Peer> make_prox_peer(bool double_precision);
 /// Null when prox-bench was compiled without that library.
 std::unique_ptr<Peer> make_embree_peer();
+/// Embree's packet API: rtcIntersect16 on runs of 16 consecutive rays (ray
+/// workloads only; ray-primary's rays are in pixel order, so a run is coherent).
+std::unique_ptr<Peer> make_embree16_peer();
 std::unique_ptr<Peer> make_cgal_peer();
 
 /// The brute-force twin (prox::BruteForce<double>): answers for the agreement check.

@@ -3,11 +3,14 @@
 // Closest point: rtcPointQuery with the per-primitive callback of Embree's
 // closest_point tutorial: the callback computes the closest point on its
 // triangle (Ericson) and shrinks query->radius when it improves. Rays:
-// rtcIntersect1, one ray at a time (mask -1: Debian builds Embree with ray masks).
+// rtcIntersect1, one ray at a time (mask -1: Debian builds Embree with ray masks);
+// the "embree16" peer traces the same rays with rtcIntersect16, 16 consecutive
+// rays to a packet (the coherent-ray target of issue 8).
 // Default scene and build settings (medium quality BVH, no robust flag), as a
 // user gets them. Memory: bytes Embree reports to its device memory monitor.
 #include <embree3/rtcore.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
@@ -89,7 +92,7 @@ bool memory_monitor(void* user, ssize_t bytes, bool /*post*/) {
 
 class EmbreePeer final : public Peer {
  public:
-  EmbreePeer() {
+  explicit EmbreePeer(bool packets = false) : packets_(packets) {
     device_ = rtcNewDevice(nullptr);
     if (!device_) throw std::runtime_error("embree: rtcNewDevice failed");
     rtcSetDeviceMemoryMonitorFunction(device_, memory_monitor, &bytes_);
@@ -101,11 +104,16 @@ class EmbreePeer final : public Peer {
   EmbreePeer(const EmbreePeer&) = delete;
   EmbreePeer& operator=(const EmbreePeer&) = delete;
 
-  std::string name() const override { return "embree"; }
+  std::string name() const override { return packets_ ? "embree16" : "embree"; }
   std::string description() const override {
     return "Embree " + std::to_string(RTC_VERSION_MAJOR) + "." +
            std::to_string(RTC_VERSION_MINOR) + "." + std::to_string(RTC_VERSION_PATCH) +
-           " float: rtcPointQuery + tutorial callback; rtcIntersect1; default build quality";
+           (packets_ ? " float: rtcIntersect16 on 16 consecutive rays (ray workloads only)"
+                     : " float: rtcPointQuery + tutorial callback; rtcIntersect1") +
+           "; default build quality";
+  }
+  bool runs(const std::string& workload) const override {
+    return !packets_ || is_ray_workload(workload);
   }
   bool single_precision() const override { return true; }
 
@@ -185,6 +193,7 @@ class EmbreePeer final : public Peer {
     hits_.assign(rays.size(), RayAnswer{});
   }
   void first_hits(int threads) override {
+    if (packets_) return first_hits16(threads);
     parallel_blocks(rays_.size(), threads, [&](std::size_t begin, std::size_t end) {
       RTCIntersectContext context;
       rtcInitIntersectContext(&context);
@@ -218,6 +227,46 @@ class EmbreePeer final : public Peer {
   std::vector<RayAnswer> ray_answers() const override { return hits_; }
 
  private:
+  void first_hits16(int threads) {
+    parallel_blocks(rays_.size(), threads, [&](std::size_t begin, std::size_t end) {
+      RTCIntersectContext context;
+      rtcInitIntersectContext(&context);
+      for (std::size_t b = begin; b < end; b += 16) {
+        alignas(64) RTCRayHit16 rh;
+        alignas(64) int valid[16];
+        const std::size_t m = std::min<std::size_t>(16, end - b);
+        for (std::size_t k = 0; k < 16; ++k) {
+          const FloatRay& r = rays_[b + (k < m ? k : 0)];
+          valid[k] = k < m ? -1 : 0;
+          rh.ray.org_x[k] = r.origin.x;
+          rh.ray.org_y[k] = r.origin.y;
+          rh.ray.org_z[k] = r.origin.z;
+          rh.ray.dir_x[k] = r.direction.x;
+          rh.ray.dir_y[k] = r.direction.y;
+          rh.ray.dir_z[k] = r.direction.z;
+          rh.ray.tnear[k] = r.t_min;
+          rh.ray.tfar[k] = std::numeric_limits<float>::infinity();
+          rh.ray.time[k] = 0;
+          rh.ray.mask[k] = static_cast<unsigned>(-1);
+          rh.ray.id[k] = 0;
+          rh.ray.flags[k] = 0;
+          rh.hit.geomID[k] = RTC_INVALID_GEOMETRY_ID;
+          rh.hit.primID[k] = RTC_INVALID_GEOMETRY_ID;
+        }
+        rtcIntersect16(valid, scene_, &context, &rh);
+        for (std::size_t k = 0; k < m; ++k) {
+          if (rh.hit.geomID[k] != RTC_INVALID_GEOMETRY_ID) {
+            hits_[b + k].t = rh.ray.tfar[k];
+            hits_[b + k].triangle = static_cast<std::int32_t>(rh.hit.primID[k]);
+          } else {
+            hits_[b + k] = RayAnswer{};
+          }
+        }
+      }
+    });
+  }
+
+  bool packets_ = false;
   RTCDevice device_ = nullptr;
   RTCScene scene_ = nullptr;
   std::atomic<long long> bytes_{0};
@@ -232,5 +281,6 @@ class EmbreePeer final : public Peer {
 }  // namespace
 
 std::unique_ptr<Peer> make_embree_peer() { return std::make_unique<EmbreePeer>(); }
+std::unique_ptr<Peer> make_embree16_peer() { return std::make_unique<EmbreePeer>(true); }
 
 }  // namespace prox::bench

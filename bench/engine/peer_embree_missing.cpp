@@ -3,4 +3,5 @@
 
 namespace prox::bench {
 std::unique_ptr<Peer> make_embree_peer() { return nullptr; }
+std::unique_ptr<Peer> make_embree16_peer() { return nullptr; }
 }  // namespace prox::bench

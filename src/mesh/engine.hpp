@@ -5,6 +5,7 @@
 // namespace. engine_dispatch.cpp picks one table at the first query.
 #pragma once
 
+#include <cstddef>
 #include <type_traits>
 
 #include "prox/core/ray.hpp"
@@ -24,6 +25,11 @@ struct EngineTable {
   MeshRayHit<double> (*first_hit_d)(const FlatIndex<double>&, const Ray<double>&, bool);
   bool (*any_hit_f)(const FlatIndex<float>&, const Ray<float>&, bool);
   bool (*any_hit_d)(const FlatIndex<double>&, const Ray<double>&, bool);
+  /// out[i] = first hit of rays[i], i < n; coherent float rays in packets.
+  void (*first_hits_f)(const FlatIndex<float>&, const Ray<float>*, std::size_t,
+                       MeshRayHit<float>*, bool);
+  void (*first_hits_d)(const FlatIndex<double>&, const Ray<double>*, std::size_t,
+                       MeshRayHit<double>*, bool);
 };
 
 /// The table of the active path (prox/mesh/isa.hpp).
@@ -32,6 +38,8 @@ const EngineTable& engine();
 /// Whether the SIMD leaf filters run (not forced off by set_scalar_leaves,
 /// prox/mesh/engine_hooks.hpp); the facade passes it to every entry point.
 bool simd_leaves();
+/// Counts rays traced in a packet (prox/mesh/engine_hooks.hpp).
+void note_packet(unsigned rays);
 
 template <class T>
 MeshClosestPoint<T> engine_closest_point(const FlatIndex<T>& x, const Vec3<T>& p, T r, bool simd) {
@@ -42,6 +50,12 @@ template <class T>
 MeshRayHit<T> engine_first_hit(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {
   if constexpr (std::is_same_v<T, float>) return engine().first_hit_f(x, ray, simd);
   else return engine().first_hit_d(x, ray, simd);
+}
+template <class T>
+void engine_first_hits(const FlatIndex<T>& x, const Ray<T>* rays, std::size_t n,
+                       MeshRayHit<T>* out, bool simd) {
+  if constexpr (std::is_same_v<T, float>) engine().first_hits_f(x, rays, n, out, simd);
+  else engine().first_hits_d(x, rays, n, out, simd);
 }
 template <class T>
 bool engine_any_hit(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {

@@ -4,6 +4,7 @@
 #include "engine.hpp"  // detail::simd_leaves
 
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 
@@ -19,11 +20,18 @@ std::atomic<bool>& scalar_flag() {
 }
 }  // namespace
 
+namespace {
+thread_local std::size_t packet_rays = 0;
+}  // namespace
+
+std::size_t packet_rays_this_thread() { return packet_rays; }
+
 void set_scalar_leaves(bool scalar) { scalar_flag().store(scalar, std::memory_order_relaxed); }
 bool scalar_leaves() { return scalar_flag().load(std::memory_order_relaxed); }
 
 namespace detail {
 bool simd_leaves() { return !scalar_leaves(); }
+void note_packet(unsigned rays) { packet_rays += rays; }
 }  // namespace detail
 
 }  // namespace prox

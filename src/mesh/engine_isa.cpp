@@ -6,9 +6,14 @@
 // out-of-line call, kernel_instances.hpp makes it call the one baseline copy
 // (explicit instantiation declarations), never a weak copy built here that
 // the linker could pick for another path (a test checks the objects' symbols).
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+
 #include "engine.hpp"
 #include "kernel_instances.hpp"
 #include "queries.hpp"
+#include "queries_packet.hpp"
 
 namespace prox::detail {
 inline namespace PROX_ISA_NAMESPACE {
@@ -22,6 +27,54 @@ PROX_FLATTEN MeshClosestPoint<T> closest_point_entry(const FlatIndex<T>& x, cons
 template <class T>
 PROX_FLATTEN MeshRayHit<T> first_hit_entry(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {
   return first_hit_query(x, ray, simd);
+}
+/// Extent of the root's box (the largest side), the scale of packet_coherent's
+/// origin test.
+inline float root_extent(const FlatIndex<float>& x) {
+  float e = 0.0f;
+  if (x.nodes.empty()) return e;
+  const bvh::Node8& r = x.nodes[0];
+  for (int a = 0; a < 3; ++a) {
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    for (int k = 0; k < bvh::kWidth; ++k) {
+      if (r.child[k] == bvh::kInvalid) continue;
+      lo = std::min(lo, r.lo[a][k]);
+      hi = std::max(hi, r.hi[a][k]);
+    }
+    if (hi >= lo) e = std::max(e, hi - lo);
+  }
+  return e;
+}
+
+template <class T>
+[[gnu::noinline]] MeshRayHit<T> first_hit_single(const FlatIndex<T>& x, const Ray<T>& ray,
+                                                 bool simd) {
+  return first_hit_entry(x, ray, simd);
+}
+
+template <class T>
+PROX_FLATTEN void first_hits_entry(const FlatIndex<T>& x, const Ray<T>* rays, std::size_t n,
+                                   MeshRayHit<T>* out, bool simd) {
+  std::size_t i = 0;
+#if defined(PROX_SIMD_SSE2)
+  if constexpr (std::is_same_v<T, float>) {
+    if (simd) {
+      const float scale = root_extent(x);
+      RayPacket packet;
+      while (i + 2 <= n) {
+        const int m = int(std::min<std::size_t>(kPacketSize, n - i));
+        if (maybe_coherent(rays + i, m) && make_packet(rays + i, m, scale, packet)) {
+          first_hits_packet(x, packet, out + i);
+          note_packet(unsigned(m));
+        } else {
+          for (int k = 0; k < m; ++k) out[i + k] = first_hit_single(x, rays[i + k], simd);
+        }
+        i += std::size_t(m);
+      }
+    }
+  }
+#endif
+  for (; i < n; ++i) out[i] = first_hit_single(x, rays[i], simd);
 }
 template <class T>
 PROX_FLATTEN bool any_hit_entry(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {
@@ -44,7 +97,9 @@ constexpr EngineTable kTable{kIsa,
                              &first_hit_entry<float>,
                              &first_hit_entry<double>,
                              &any_hit_entry<float>,
-                             &any_hit_entry<double>};
+                             &any_hit_entry<double>,
+                             &first_hits_entry<float>,
+                             &first_hits_entry<double>};
 }  // namespace
 
 const EngineTable& engine_table() { return kTable; }

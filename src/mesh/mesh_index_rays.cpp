@@ -7,6 +7,7 @@
 // Box tests are conservative (prox/bvh/traverse.hpp), so the BVH never loses a
 // hit the kernel would report.
 #include "engine.hpp"
+#include "prox/mesh/batch.hpp"
 #include "prox/bvh/traverse.hpp"
 #include "prox/mesh/mesh_index.hpp"
 #include "prox/mesh/ray_crossing.hpp"
@@ -40,6 +41,12 @@ MeshRayHit<T> MeshIndex<T>::first_hit(const Ray<T>& ray) const {
 }
 
 template <class T>
+void MeshIndex<T>::first_hits(std::span<const Ray<T>> rays, std::span<MeshRayHit<T>> out) const {
+  detail::check_batch_sizes(rays.size(), out.size(), "first_hits");
+  detail::engine_first_hits(layout(), rays.data(), rays.size(), out.data(), detail::simd_leaves());
+}
+
+template <class T>
 bool MeshIndex<T>::any_hit(const Ray<T>& ray) const {
   return detail::engine_any_hit(layout(), ray, detail::simd_leaves());
 }
@@ -67,6 +74,8 @@ namespace prox {
 // The class is instantiated in mesh_index.cpp; these members live here.
 #define PROX_MESH_RAY_MEMBERS(T)                                                   \
   template MeshRayHit<T> MeshIndex<T>::first_hit(const Ray<T>&) const;            \
+  template void MeshIndex<T>::first_hits(std::span<const Ray<T>>, std::span<MeshRayHit<T>>)  \
+      const;                                                                       \
   template bool MeshIndex<T>::any_hit(const Ray<T>&) const;                       \
   template std::vector<MeshRayHit<T>> MeshIndex<T>::all_hits(const Ray<T>&) const; \
   template std::size_t MeshIndex<T>::count_hits(const Ray<T>&) const;

@@ -8,6 +8,7 @@
 // Everything here is in the ISA's inline namespace (no shared symbols).
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -112,6 +113,87 @@ PROX_FORCE_INLINE unsigned le_mask8(const F8& l, const F8& r) {
 #else
   unsigned m = 0;
   for (int k = 0; k < 8; ++k) m |= (l.x[k] <= r.x[k] ? 1u : 0u) << k;
+  return m;
+#endif
+}
+
+/// Lane masks (all ones where the compare holds, false on NaN) and their
+/// logic, for filters that combine several compares before one movemask.
+#if defined(PROX_SIMD_AVX2)
+#define PROX_F8_CMP(name, pred, ssefn, op)                                         \
+  PROX_FORCE_INLINE F8 name(const F8& l, const F8& r) {                           \
+    return F8{_mm256_cmp_ps(l.v, r.v, pred)};                                     \
+  }
+#elif defined(PROX_SIMD_SSE2)
+#define PROX_F8_CMP(name, pred, ssefn, op)                                         \
+  PROX_FORCE_INLINE F8 name(const F8& l, const F8& r) {                           \
+    return F8{ssefn(l.a, r.a), ssefn(l.b, r.b)};                                  \
+  }
+#else
+#define PROX_F8_CMP(name, pred, ssefn, op)                                         \
+  PROX_FORCE_INLINE F8 name(const F8& l, const F8& r) {                           \
+    F8 o;                                                                         \
+    for (int k = 0; k < 8; ++k) o.x[k] = std::bit_cast<float>(l.x[k] op r.x[k] ? ~0u : 0u); \
+    return o;                                                                     \
+  }
+#endif
+PROX_F8_CMP(lt8, _CMP_LT_OQ, _mm_cmplt_ps, <)
+PROX_F8_CMP(gt8, _CMP_GT_OQ, _mm_cmpgt_ps, >)
+PROX_F8_CMP(eq8, _CMP_EQ_OQ, _mm_cmpeq_ps, ==)
+#undef PROX_F8_CMP
+
+#if defined(PROX_SIMD_AVX2)
+#define PROX_F8_LOGIC(name, avx, sse, op)                                          \
+  PROX_FORCE_INLINE F8 name(const F8& l, const F8& r) { return F8{avx(l.v, r.v)}; }
+#elif defined(PROX_SIMD_SSE2)
+#define PROX_F8_LOGIC(name, avx, sse, op)                                          \
+  PROX_FORCE_INLINE F8 name(const F8& l, const F8& r) {                           \
+    return F8{sse(l.a, r.a), sse(l.b, r.b)};                                      \
+  }
+#else
+#define PROX_F8_LOGIC(name, avx, sse, op)                                          \
+  PROX_FORCE_INLINE F8 name(const F8& l, const F8& r) {                           \
+    F8 o;                                                                         \
+    for (int k = 0; k < 8; ++k) {                                                 \
+      const unsigned a = std::bit_cast<unsigned>(l.x[k]), b = std::bit_cast<unsigned>(r.x[k]); \
+      o.x[k] = std::bit_cast<float>(op);                                          \
+    }                                                                             \
+    return o;                                                                     \
+  }
+#endif
+PROX_F8_LOGIC(or8, _mm256_or_ps, _mm_or_ps, a | b)
+PROX_F8_LOGIC(and8, _mm256_and_ps, _mm_and_ps, a & b)
+/// ~l & r.
+PROX_F8_LOGIC(andnot8, _mm256_andnot_ps, _mm_andnot_ps, ~a & b)
+#undef PROX_F8_LOGIC
+
+/// Bit k set where lane k's sign bit is set (a lane mask's lanes).
+PROX_FORCE_INLINE unsigned movemask8(const F8& f) {
+#if defined(PROX_SIMD_AVX2)
+  return unsigned(_mm256_movemask_ps(f.v));
+#elif defined(PROX_SIMD_SSE2)
+  return unsigned(_mm_movemask_ps(f.a)) | (unsigned(_mm_movemask_ps(f.b)) << 4);
+#else
+  unsigned m = 0;
+  for (int k = 0; k < 8; ++k) m |= (std::signbit(f.x[k]) ? 1u : 0u) << k;
+  return m;
+#endif
+}
+
+/// The largest lane (lanes are never NaN where this is used).
+PROX_FORCE_INLINE float hmax8(const F8& f) {
+#if defined(PROX_SIMD_AVX2)
+  __m128 m = _mm_max_ps(_mm256_castps256_ps128(f.v), _mm256_extractf128_ps(f.v, 1));
+#elif defined(PROX_SIMD_SSE2)
+  __m128 m = _mm_max_ps(f.a, f.b);
+#endif
+#if defined(PROX_SIMD_SSE2)
+  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+  return _mm_cvtss_f32(m);
+#else
+  float m = f.x[0];
+  for (int k = 1; k < 8; ++k) m = f.x[k] > m ? f.x[k] : m;
   return m;
 #endif
 }

@@ -116,7 +116,14 @@ template <class Index, class T>
 void first_hits(const Index& index, std::span<const Ray<T>> rays, std::span<MeshRayHit<T>> out,
                 const BatchOptions& options = {}) {
   detail::check_batch_sizes(rays.size(), out.size(), "first_hits");
-  batch_map(out, [&](std::size_t i) { return index.first_hit(rays[i]); }, options);
+  if constexpr (requires { index.first_hits(rays, out); }) {
+    // MeshIndex: a chunk at a time, so coherent rays go in packets (same answers).
+    detail::batch_for(rays.size(), options, [&](std::size_t b, std::size_t e) {
+      index.first_hits(rays.subspan(b, e - b), out.subspan(b, e - b));
+    });
+  } else {
+    batch_map(out, [&](std::size_t i) { return index.first_hit(rays[i]); }, options);
+  }
 }
 
 /// out[i] = index.any_hit(rays[i]) ? 1 : 0.

@@ -7,11 +7,17 @@
 // PROX_SCALAR_LEAVES=1 sets the switch at start-up.
 #pragma once
 
+#include <cstddef>
+
 namespace prox {
 
 /// Forces (true) or releases (false) the scalar per-triangle path in leaves.
 void set_scalar_leaves(bool scalar);
 /// Whether the scalar per-triangle path is forced.
 bool scalar_leaves();
+
+/// Rays this thread has traced in packets (MeshIndex::first_hits on coherent
+/// runs), since the thread started: lets a test check that the packet path ran.
+std::size_t packet_rays_this_thread();
 
 }  // namespace prox

@@ -40,6 +40,7 @@
 #include <mutex>
 #include <ostream>
 #include <type_traits>
+#include <span>
 #include <vector>
 
 #include "prox/bvh/build_options.hpp"
@@ -67,6 +68,11 @@ class MeshIndex {
                                     T max_distance = ScalarTraits<T>::infinity()) const;
   /// Nearest hit in [t_min, t_max].
   MeshRayHit<T> first_hit(const Ray<T>& ray) const;
+  /// out[i] = first_hit(rays[i]) on the calling thread (sizes must match).
+  /// Runs of eight coherent rays (a camera's rays in pixel order) are traced
+  /// together as packets: the same answers bit for bit, faster. The batch form
+  /// prox::first_hits (prox/mesh/batch.hpp) calls this per chunk.
+  void first_hits(std::span<const Ray<T>> rays, std::span<MeshRayHit<T>> out) const;
   /// Whether any triangle is hit in [t_min, t_max] (occlusion).
   bool any_hit(const Ray<T>& ray) const;
   /// Every crossing in [t_min, t_max], sorted by t then triangle id.

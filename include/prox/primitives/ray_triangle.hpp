@@ -166,8 +166,8 @@ struct NormalizedRay {
 /// hits report t in the caller's units.
 template <class T>
 struct WatertightRay {
-  int kx, ky, kz;  ///< axes; kz is the direction's dominant axis
-  T sx, sy, sz;    ///< shear: dx/dz, dy/dz, 1/dz
+  int kx = 0, ky = 1, kz = 2;  ///< axes; kz is the direction's dominant axis
+  T sx = T(0), sy = T(0), sz = T(1);  ///< shear: dx/dz, dy/dz, 1/dz
   Ray<T> ray;      ///< the normalized ray (NormalizedRay)
   int t_exp = 0;   ///< t = t' 2^-t_exp
   T to_caller = T(1);  ///< 2^-t_exp when normal (0: use ldexp)
@@ -189,6 +189,8 @@ struct WatertightRay {
     }
   }
 
+  /// A placeholder (storage to be assigned a prepared ray; not for tests).
+  WatertightRay() = default;
   explicit WatertightRay(const Ray<T>& input) {
     const NormalizedRay<T> nr(input);
     ray = nr.ray;

@@ -1,0 +1,235 @@
+// src/mesh/queries_packet.hpp — coherent rays: first hits of up to eight rays
+// traced together (a packet), bit for bit the answers of eight single rays.
+//
+// A batch of rays (a camera's, in pixel order) is cut into runs of eight
+// consecutive rays. A run becomes a packet when its rays are coherent: all
+// valid, the same dominant axis and direction signs (so the same shear axes and
+// the same near / far box planes), directions within about 3 degrees and
+// origins close together (packet_coherent). Anything else is traced ray by
+// ray; the answers are the same either way, only the speed differs.
+//
+// Nodes: one interval slab test per node for the whole packet (PacketTest):
+// the origins and inverse directions of the eight rays as float intervals, the
+// entry t bounded below and the exit t above over every ray, widened like the
+// single-ray test (prox/bvh/traverse.hpp). If any ray of the packet can enter a
+// box within its own [t_min, t_max], the packet enters it (conservative for
+// each ray; the packet's limit is the largest t_max of its rays).
+// Leaves: each triangle against the eight rays at once, one ray per lane: the
+// first half of the watertight test (shear, edge functions U, V, W) with the
+// same IEEE float operations in the same order as the scalar kernel, so each
+// lane's U, V, W are the scalar kernel's bits; a lane is dropped only where the
+// kernel would drop it (signs mixed, no edge exactly zero). Every other lane
+// runs the scalar kernel, whose answer is kept with the tie rule of
+// offer_hit (smaller t, then lower id). Each ray's answer is therefore the
+// minimum over every triangle the kernel hits, as for a single ray.
+// Float meshes only (the double filter would need double lanes); double
+// batches are traced ray by ray.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "prox/bvh/simd8.hpp"
+#include "prox/bvh/traverse.hpp"
+#include "prox/mesh/flat_index.hpp"
+#include "queries.hpp"
+
+namespace prox::detail {
+inline namespace PROX_ISA_NAMESPACE {
+
+/// Rays per packet (one per F8 lane).
+inline constexpr int kPacketSize = 8;
+
+/// Up to eight coherent float rays, prepared once (see the file comment).
+struct RayPacket {
+  int n = 0;                       ///< rays in the packet (lanes >= n unused)
+  int kx = 0, ky = 0, kz = 0;      ///< shear axes, shared
+  WatertightRay<float> wr[kPacketSize];
+  // Lanes: per ray, the normalized origin permuted to (kx, ky, kz), the shear.
+  alignas(32) float o[3][kPacketSize];
+  alignas(32) float sx[kPacketSize], sy[kPacketSize];
+  alignas(32) float t_max[kPacketSize];  ///< per ray, float, rounded up; shrinks on hits
+  // Node test: per axis the conservative origin bound of the near / far plane
+  // over the packet, the inverse direction interval, the plane rows.
+  float on[3], of[3], inv_lo[3], inv_hi[3];
+  unsigned near_off[3], far_off[3];
+  float t_min = 0.0f;              ///< smallest t_min, rounded down
+  float limit = 0.0f;              ///< largest t_max
+};
+
+/// A cheap first look at rays[0..n): the same dominant axis, direction signs
+/// and roughly the same direction (ratios to the dominant component within
+/// 1/8). False rejects the run before make_packet prepares any ray (random
+/// rays fail here, usually at the second ray).
+inline bool maybe_coherent(const Ray<float>* rays, int n) {
+  const Vec3<float>& d0 = rays[0].direction;
+  int kz = 0;
+  for (int a = 1; a < 3; ++a)
+    if (std::fabs(d0[a]) > std::fabs(d0[kz])) kz = a;
+  if (!(d0[kz] != 0.0f)) return false;
+  const float r0[3] = {d0[0] / d0[kz], d0[1] / d0[kz], d0[2] / d0[kz]};
+  for (int i = 1; i < n; ++i) {
+    const Vec3<float>& d = rays[i].direction;
+    if (!(std::fabs(d[kz]) > 0.0f)) return false;
+    for (int a = 0; a < 3; ++a) {
+      if (std::signbit(d[a]) != std::signbit(d0[a])) return false;
+      if (!(std::fabs(d[a] / d[kz] - r0[a]) <= 0.125f)) return false;
+    }
+  }
+  return true;
+}
+
+/// Prepares rays[0..n) (n <= 8) as a packet; false when they are not coherent
+/// enough to gain from one (then each is traced alone). `scale` is the extent
+/// of the index's root box: origins must lie within 2^-6 of it of each other.
+inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p) {
+  if (n < 2) return false;
+  p.n = n;
+  float sx_lo = 0, sx_hi = 0, sy_lo = 0, sy_hi = 0;
+  float o_lo[3] = {0, 0, 0}, o_hi[3] = {0, 0, 0};
+  int neg[3] = {0, 0, 0};
+  for (int i = 0; i < n; ++i) {
+    if (!ray_is_valid(rays[i])) return false;
+    p.wr[i] = WatertightRay<float>(rays[i]);
+    const WatertightRay<float>& w = p.wr[i];
+    const bvh::RayQuery q(w.ray);
+    if (i == 0) {
+      p.kx = w.kx;
+      p.ky = w.ky;
+      p.kz = w.kz;
+      sx_lo = sx_hi = w.sx;
+      sy_lo = sy_hi = w.sy;
+      p.t_min = bvh::float_down(w.ray.t_min);
+      for (int a = 0; a < 3; ++a) {
+        neg[a] = q.neg[a];
+        p.on[a] = q.o_near[a];
+        p.of[a] = q.o_far[a];
+        p.inv_lo[a] = p.inv_hi[a] = q.inv[a];
+        p.near_off[a] = q.near_off[a];
+        p.far_off[a] = q.far_off[a];
+        o_lo[a] = o_hi[a] = w.ray.origin[a];
+      }
+    } else {
+      if (w.kx != p.kx || w.ky != p.ky || w.kz != p.kz) return false;
+      sx_lo = std::min(sx_lo, w.sx);
+      sx_hi = std::max(sx_hi, w.sx);
+      sy_lo = std::min(sy_lo, w.sy);
+      sy_hi = std::max(sy_hi, w.sy);
+      p.t_min = std::min(p.t_min, bvh::float_down(w.ray.t_min));
+      for (int a = 0; a < 3; ++a) {
+        if (q.neg[a] != neg[a]) return false;
+        // The near plane's t is smallest with the origin farthest along the
+        // direction, the far plane's t largest with it farthest back.
+        p.on[a] = neg[a] ? std::min(p.on[a], q.o_near[a]) : std::max(p.on[a], q.o_near[a]);
+        p.of[a] = neg[a] ? std::max(p.of[a], q.o_far[a]) : std::min(p.of[a], q.o_far[a]);
+        p.inv_lo[a] = std::min(p.inv_lo[a], q.inv[a]);
+        p.inv_hi[a] = std::max(p.inv_hi[a], q.inv[a]);
+        o_lo[a] = std::min(o_lo[a], w.ray.origin[a]);
+        o_hi[a] = std::max(o_hi[a], w.ray.origin[a]);
+      }
+    }
+    p.o[0][i] = w.ray.origin[w.kx];
+    p.o[1][i] = w.ray.origin[w.ky];
+    p.o[2][i] = w.ray.origin[w.kz];
+    p.sx[i] = w.sx;
+    p.sy[i] = w.sy;
+    p.t_max[i] = bvh::float_up(w.ray.t_max);
+  }
+  // Coherence: shear spread (direction angle) and origin spread.
+  if (!(sx_hi - sx_lo <= 0.0625f && sy_hi - sy_lo <= 0.0625f)) return false;
+  for (int a = 0; a < 3; ++a)
+    if (!(o_hi[a] - o_lo[a] <= scale * 0x1p-6f)) return false;
+  // Unused lanes copy ray 0 with t_max = -inf: never a candidate that counts.
+  for (int i = n; i < kPacketSize; ++i) {
+    for (int a = 0; a < 3; ++a) p.o[a][i] = p.o[a][0];
+    p.sx[i] = p.sx[0];
+    p.sy[i] = p.sy[0];
+    p.t_max[i] = -std::numeric_limits<float>::infinity();
+  }
+  p.limit = *std::max_element(p.t_max, p.t_max + n);
+  return true;
+}
+
+/// Node test of a packet: key = the packet's entry t lower bound; a box is
+/// entered when some ray of the packet may enter it (see the file comment).
+struct PacketTest {
+  RayPacket& p;
+  float limit() const { return p.limit; }
+  PROX_FORCE_INLINE unsigned children(const bvh::Node8& node, float* key) {
+    using namespace simd;
+    const char* base = reinterpret_cast<const char*>(&node);
+    F8 tn = set8(-std::numeric_limits<float>::infinity());
+    F8 tf = set8(std::numeric_limits<float>::infinity());
+    for (int a = 0; a < 3; ++a) {
+      const F8 dn = sub8(load8(reinterpret_cast<const float*>(base + p.near_off[a])), set8(p.on[a]));
+      const F8 df = sub8(load8(reinterpret_cast<const float*>(base + p.far_off[a])), set8(p.of[a]));
+      const F8 il = set8(p.inv_lo[a]), ih = set8(p.inv_hi[a]);
+      // t = d * inv over an interval of inv of one sign: the extremes are at its ends.
+      tn = max8(min8(mul8(dn, il), mul8(dn, ih)), tn);
+      tf = min8(max8(mul8(df, il), mul8(df, ih)), tf);
+    }
+    const F8 g = set8(1.0f / 1048576.0f);
+    tn = sub8(tn, mul8(abs8(tn), g));
+    tf = add8(tf, mul8(abs8(tf), g));
+    tn = max8(set8(p.t_min), tn);
+    tf = min8(set8(p.limit), tf);
+    store8(key, tn);
+    return le_mask8(tn, tf);
+  }
+};
+
+/// First hits of a packet's rays into out[0..p.n).
+PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p,
+                                         MeshRayHit<float>* out) {
+  using namespace simd;
+  MeshRayHit<float> best[kPacketSize];
+  const F8 o0 = load8(p.o[0]), o1 = load8(p.o[1]), o2 = load8(p.o[2]);
+  const F8 vsx = load8(p.sx), vsy = load8(p.sy);
+  const F8 zero = set8(0.0f);
+  const unsigned lanes = (1u << p.n) - 1u;
+  PacketTest test{p};
+  bvh::traverse(
+      x.nodes, test,
+      [&](std::uint32_t b, std::uint32_t n) {
+        for (std::uint32_t s = b; s < b + n; ++s) {
+          const LeafPack<float>& pk = x.pack_of(s);
+          const unsigned lane = FlatIndex<float>::lane_of(s);
+          F8 shx[3], shy[3];
+          for (int k = 0; k < 3; ++k) {
+            const F8 ax = sub8(set8(pk.c[k][p.kx][lane]), o0);
+            const F8 ay = sub8(set8(pk.c[k][p.ky][lane]), o1);
+            const F8 az = sub8(set8(pk.c[k][p.kz][lane]), o2);
+            shx[k] = sub8(ax, mul8(vsx, az));
+            shy[k] = sub8(ay, mul8(vsy, az));
+          }
+          const F8 U = sub8(mul8(shx[2], shy[1]), mul8(shy[2], shx[1]));
+          const F8 V = sub8(mul8(shx[0], shy[2]), mul8(shy[0], shx[2]));
+          const F8 W = sub8(mul8(shx[1], shy[0]), mul8(shy[1], shx[0]));
+          const F8 any_zero = or8(or8(eq8(U, zero), eq8(V, zero)), eq8(W, zero));
+          const F8 any_neg = or8(or8(lt8(U, zero), lt8(V, zero)), lt8(W, zero));
+          const F8 any_pos = or8(or8(gt8(U, zero), gt8(V, zero)), gt8(W, zero));
+          unsigned keep = ~movemask8(andnot8(any_zero, and8(any_neg, any_pos))) & lanes;
+          for (; keep != 0; keep &= keep - 1) {
+            const int i = std::countr_zero(keep);
+            const WatertightRay<float>& wr = p.wr[i];
+            const RayTriangleHit<float> h =
+                ray_triangle_watertight(wr, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
+            if (h.hit && offer_hit(best[i], h, x.prims[s])) {
+              const float t = bvh::float_up(wr.scaled_t(h.t));
+              if (t < p.t_max[i]) p.t_max[i] = t;
+            }
+          }
+        }
+        p.limit = hmax8(load8(p.t_max));
+        return false;
+      },
+      PrefetchPacks<float>{x.packs.data()});
+  for (int i = 0; i < p.n; ++i) out[i] = best[i];
+}
+
+}  // namespace PROX_ISA_NAMESPACE
+}  // namespace prox::detail

@@ -1,0 +1,258 @@
+// Coherent rays in packets (src/mesh/queries_packet.hpp): MeshIndex::first_hits
+// and the batch prox::first_hits give, byte for byte, what first_hit gives for
+// each ray alone, and what the brute-force twin gives, on every ISA path; and
+// the packet path really runs on camera rays (it is not silently skipped).
+// Cases: pinhole cameras at several resolutions and distances, an orthographic
+// (parallel, shifted origins) camera, axis-aligned rays with +0 and -0
+// direction components, rays aimed exactly at vertices and edge midpoints,
+// finite t ranges that end before / start after the surface, and invalid rays
+// (NaN, zero direction, t_min > t_max) inside otherwise coherent runs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "mesh_support.hpp"
+#include "prox/mesh/engine_hooks.hpp"
+#include "prox/mesh/isa.hpp"
+#include "support/scale.hpp"
+
+namespace {
+
+using namespace prox;
+
+Vec3f normalize(const Vec3f& v) { return v / std::sqrt(squared_norm(v)); }
+
+/// Rays of a w x h pinhole camera at `eye` looking at `target` (row major).
+std::vector<Ray<float>> camera(const Vec3f& eye, const Vec3f& target, int w, int h, float fov) {
+  const Vec3f fwd = normalize(target - eye);
+  Vec3f up{0, 1, 0};
+  if (std::fabs(dot(up, fwd)) > 0.9f) up = Vec3f{1, 0, 0};
+  const Vec3f right = normalize(cross(fwd, up));
+  const Vec3f v = cross(right, fwd);
+  const float s = std::tan(fov * 0.5f);
+  std::vector<Ray<float>> rays;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const float px = (2.0f * (float(x) + 0.5f) / float(w) - 1.0f) * s * float(w) / float(h);
+      const float py = (1.0f - 2.0f * (float(y) + 0.5f) / float(h)) * s;
+      Ray<float> r;
+      r.origin = eye;
+      r.direction = normalize(fwd + right * px + v * py);
+      rays.push_back(r);
+    }
+  }
+  return rays;
+}
+
+/// Parallel rays along `dir` from a grid of origins in front of the box.
+std::vector<Ray<float>> orthographic(const Box3<float>& b, const Vec3f& dir, int w, int h) {
+  std::vector<Ray<float>> rays;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      Ray<float> r;
+      r.origin = Vec3f{b.lo[0] + (b.hi[0] - b.lo[0]) * (float(x) + 0.5f) / float(w),
+                       b.lo[1] + (b.hi[1] - b.lo[1]) * (float(y) + 0.5f) / float(h),
+                       b.hi[2] + (b.hi[2] - b.lo[2])};
+      r.direction = dir;
+      rays.push_back(r);
+    }
+  }
+  return rays;
+}
+
+void expect_same_bytes(const std::vector<MeshRayHit<float>>& got,
+                       const std::vector<MeshRayHit<float>>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size());
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (std::memcmp(&got[i], &want[i], sizeof got[i]) != 0) {
+      if (bad++ == 0) first = i;
+    }
+  }
+  EXPECT_EQ(bad, 0u) << what << ": first difference at ray " << first << ": t "
+                     << (bad ? got[first].t : 0) << " vs " << (bad ? want[first].t : 0)
+                     << ", triangle " << (bad ? got[first].triangle : 0) << " vs "
+                     << (bad ? want[first].triangle : 0);
+}
+
+/// Zeroed answers (padding bytes included), so memcmp compares values only.
+std::vector<MeshRayHit<float>> zeroed(std::size_t n) {
+  std::vector<MeshRayHit<float>> v(n);
+  std::memset(static_cast<void*>(v.data()), 0, n * sizeof(v[0]));
+  return v;
+}
+
+/// Checks every way of tracing `rays` against first_hit and the brute force;
+/// returns the share of rays traced in packets by MeshIndex::first_hits.
+double check_rays(const MeshIndex<float>& index, const BruteForce<float>& brute,
+                  const std::vector<Ray<float>>& rays, const std::string& what) {
+  SCOPED_TRACE(what);
+  std::vector<MeshRayHit<float>> single = zeroed(rays.size());
+  for (std::size_t i = 0; i < rays.size(); ++i) single[i] = index.first_hit(rays[i]);
+  // The brute force costs a pass over every triangle per ray: a subsample of
+  // about 300 rays (every ray on small cases), spread over the whole set.
+  const std::size_t step = std::max<std::size_t>(1, rays.size() / 300);
+  std::vector<MeshRayHit<float>> some = zeroed(0), oracle = zeroed(0);
+  for (std::size_t i = 0; i < rays.size(); i += step) {
+    some.push_back(single[i]);
+    oracle.push_back(brute.first_hit(rays[i]));
+  }
+  expect_same_bytes(some, oracle, "first_hit vs brute force (every " + std::to_string(step) +
+                                      "th ray)");
+  std::vector<MeshRayHit<float>> block = zeroed(rays.size());
+  const std::size_t before = packet_rays_this_thread();
+  index.first_hits(std::span<const Ray<float>>(rays), std::span<MeshRayHit<float>>(block));
+  const std::size_t packed = packet_rays_this_thread() - before;
+  expect_same_bytes(block, single, "first_hits (packets) vs first_hit");
+  // The batch form, chunks starting anywhere (grain 13) on 2 threads.
+  std::vector<MeshRayHit<float>> batch = zeroed(rays.size());
+  first_hits(index, std::span<const Ray<float>>(rays), std::span<MeshRayHit<float>>(batch),
+             BatchOptions{.threads = 2, .grain = 13});
+  expect_same_bytes(batch, single, "batch first_hits vs first_hit");
+  return rays.empty() ? 0.0 : double(packed) / double(rays.size());
+}
+
+struct Meshes {
+  std::string name;
+  TriangleMesh<float> mesh;
+};
+
+std::vector<Meshes> meshes() {
+  std::vector<Meshes> m;
+  m.push_back({"icosphere", test::to_float(test::icosphere(4))});
+  m.push_back({"torus", test::to_float(test::torus(1.0, 0.35, 48, 24))});
+  m.push_back({"bunny", test::to_float(test::cgal_mesh("bunny00.off"))});
+  return m;
+}
+
+TEST(Packets, CameraRaysAreTracedInPacketsWithTheSingleRayAnswers) {
+  const int side = int(test::scaled_count(128, 24));
+  for (const Meshes& m : meshes()) {
+    const MeshIndex<float> index(m.mesh);
+    const BruteForce<float> brute(m.mesh);
+    const Box3<float> b = m.mesh.bounds();
+    const Vec3f c = (b.lo + b.hi) * 0.5f;
+    const float diag = std::sqrt(squared_norm(b.hi - b.lo));
+    for (const float dist : {0.9f, 2.0f, 6.0f}) {
+      for (const Vec3f& dir : {Vec3f{0.3f, 0.2f, 1.0f}, Vec3f{-1.0f, 0.1f, -0.2f},
+                               Vec3f{0.0f, -1.0f, 0.05f}}) {
+        const Vec3f eye = c + normalize(dir) * (dist * diag);
+        const double share = check_rays(index, brute, camera(eye, c, side, side, 0.6f),
+                                        m.name + " camera at " + std::to_string(dist) + " diag");
+        // Rows of eight neighbouring pixels are coherent (here 8 pixels span
+        // about 0.04 rad; a packet takes up to about 0.06): nearly all are packed
+        // (a run fails only where it straddles a change of dominant axis or sign).
+        EXPECT_GT(share, 0.9) << m.name << " at " << dist;
+      }
+    }
+    // Orthographic: equal directions, origins spread over the box (wider
+    // than the packet's origin bound on coarse grids: then rays go alone).
+    for (const int res : {side, 4 * side}) {
+      check_rays(index, brute, orthographic(b, normalize(Vec3f{0.1f, -0.05f, -1.0f}), res, 8),
+                 m.name + " orthographic " + std::to_string(res));
+    }
+  }
+}
+
+TEST(Packets, AxisAlignedRaysWithSignedZeros) {
+  const TriangleMesh<float> mesh = test::to_float(test::icosphere(3));
+  const MeshIndex<float> index(mesh);
+  const BruteForce<float> brute(mesh);
+  std::vector<Ray<float>> rays = orthographic(mesh.bounds(), Vec3f{0.0f, 0.0f, -1.0f}, 64, 16);
+  // Flip the sign of zero components in some runs: +0 and -0 are different
+  // octants for the box test, so such runs must not be packed together.
+  for (std::size_t i = 0; i < rays.size(); i += 3) rays[i].direction[0] = -0.0f;
+  for (std::size_t i = 0; i < rays.size(); i += 5) rays[i].direction[1] = -0.0f;
+  check_rays(index, brute, rays, "axis aligned, mixed signed zeros");
+}
+
+TEST(Packets, RaysExactlyThroughVerticesAndEdges) {
+  // Every ray of a run aims at a vertex or an edge midpoint of nearby
+  // triangles, from one eye: coherent, and each ray needs the watertight
+  // tie rule (lowest id at equal t) exactly as a single ray gets it.
+  for (const Meshes& m : meshes()) {
+    const MeshIndex<float> index(m.mesh);
+    const BruteForce<float> brute(m.mesh);
+    const Box3<float> b = m.mesh.bounds();
+    const Vec3f eye = b.hi + (b.hi - b.lo) * 1.5f;
+    std::vector<Ray<float>> rays;
+    const std::size_t n = std::min<std::size_t>(m.mesh.num_triangles(),
+                                                std::size_t(test::scaled_count(4000, 200)));
+    for (std::size_t t = 0; t < n; ++t) {
+      for (int k = 0; k < 3; ++k) {
+        Ray<float> r;
+        r.origin = eye;
+        r.direction = (k == 2 ? (m.mesh.corner(t, 0) + m.mesh.corner(t, 1)) * 0.5f
+                              : m.mesh.corner(t, k)) - eye;
+        rays.push_back(r);
+      }
+    }
+    check_rays(index, brute, rays, m.name + " vertices and edges");
+  }
+}
+
+TEST(Packets, TRangesAndInvalidRaysInsideCoherentRuns) {
+  const TriangleMesh<float> mesh = test::to_float(test::cgal_mesh("bunny00.off"));
+  const MeshIndex<float> index(mesh);
+  const BruteForce<float> brute(mesh);
+  const Box3<float> b = mesh.bounds();
+  const Vec3f c = (b.lo + b.hi) * 0.5f;
+  const float diag = std::sqrt(squared_norm(b.hi - b.lo));
+  const Vec3f eye = c + Vec3f{0.2f, 0.3f, 1.0f} * (1.5f * diag);
+  std::vector<Ray<float>> rays = camera(eye, c, 384, 192, 0.8f);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const float surface = 1.5f * diag;  // about where the surface is along the view
+  for (std::size_t i = 0; i < rays.size(); ++i) {
+    Ray<float>& r = rays[i];
+    switch (i % 11) {
+      case 1: r.t_max = surface * 0.9f; break;             // ends before some hits
+      case 2: r.t_min = surface; break;                    // starts among the hits
+      case 3: r.t_min = surface * 0.95f; r.t_max = surface * 1.05f; break;
+      case 4: if (i % 7 == 0) r.direction[1] = nan; break;  // invalid: a miss
+      case 5: if (i % 13 == 0) r.direction = Vec3f::zero(); break;
+      case 6: if (i % 17 == 0) { r.t_min = 2.0f; r.t_max = 1.0f; } break;
+      case 7: if (i % 19 == 0) r.origin[2] = inf; break;
+      case 8: r.t_max = 0.0f; break;                       // an empty range
+      default: break;
+    }
+  }
+  const double share = check_rays(index, brute, rays, "t ranges and invalid rays");
+  EXPECT_GT(share, 0.3);  // runs with an invalid ray go alone; the rest are packed
+}
+
+TEST(Packets, SameBytesOnEveryIsaPath) {
+  const TriangleMesh<float> mesh = test::to_float(test::cgal_mesh("bunny00.off"));
+  const MeshIndex<float> index(mesh);
+  const Box3<float> b = mesh.bounds();
+  const Vec3f c = (b.lo + b.hi) * 0.5f;
+  const std::vector<Ray<float>> rays =
+      camera(c + Vec3f{-0.4f, 0.2f, 1.0f} * 0.3f, c, 120, 90, 1.0f);
+  const Isa saved = active_isa();
+  std::vector<MeshRayHit<float>> first;
+  for (const Isa isa : available_isas()) {
+    set_isa(isa);
+    std::vector<MeshRayHit<float>> out = zeroed(rays.size());
+    index.first_hits(std::span<const Ray<float>>(rays), std::span<MeshRayHit<float>>(out));
+    if (first.empty()) {
+      first = out;
+    } else {
+      expect_same_bytes(out, first, std::string("ISA path ") + isa_name(isa));
+    }
+  }
+  set_isa(saved);
+}
+
+TEST(Packets, SizesMustMatch) {
+  const MeshIndex<float> index(test::to_float(test::icosphere(1)));
+  std::vector<Ray<float>> rays(3);
+  std::vector<MeshRayHit<float>> out(2);
+  EXPECT_THROW(index.first_hits(std::span<const Ray<float>>(rays),
+                                std::span<MeshRayHit<float>>(out)),
+               std::invalid_argument);
+}
+
+}  // namespace
