@@ -19,6 +19,7 @@
 #include <iterator>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "gpu_support.hpp"
 #include "kernels/closest_point_oracle.hpp"
@@ -36,7 +37,9 @@ struct Out {
   float f(int i) const { return std::bit_cast<float>(w[i]); }
 };
 
-enum Mode : std::uint32_t { kTriangle = 0, kSegment = 1, kWatertight = 2, kMoller = 3, kBox = 4 };
+enum Mode : std::uint32_t {
+  kTriangle = 0, kSegment = 1, kWatertight = 2, kMoller = 3, kBox = 4, kRounding = 5
+};
 
 void put(Case& c, int row, const V3f& v, float w = 0.0f) {
   c.v[row][0] = v[0], c.v[row][1] = v[1], c.v[row][2] = v[2], c.v[row][3] = w;
@@ -369,6 +372,59 @@ TEST(GpuKernels, RayTriangleScaleSweep) {
   EXPECT_EQ(t_inf, 0) << "a hit at an infinite t";
   EXPECT_GT(rescaled, total / 20) << "the sweep should exercise the rescaled path";
   EXPECT_GT(hits, total / 10);
+}
+
+// The roundings the rescaled paths end with: prox_to_float (a double to float
+// as C++'s float(x): subnormal results built from their bits, exact halves to
+// even, overflow to inf) and prox_times_pow2 (x 2^e as C++'s times_pow2 /
+// ldexp), on doubles around float's subnormal range, exact halves between
+// subnormals, the overflow threshold, and scalings into and out of it.
+TEST(GpuKernels, RoundingsToFloat) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  Rng rng(77);
+  const std::int64_t n = scaled_count(20000, 400);
+  std::vector<Case> cases;
+  std::vector<double> xs;
+  std::vector<std::pair<float, int>> ps;
+  for (std::int64_t i = 0; i < n; ++i) {
+    double x = 0;
+    switch (i % 6) {
+      case 0: x = std::ldexp(rng.uniform(0.5, 1.0), int(rng.uniform(-152, -120))); break;
+      case 1: x = std::ldexp(std::floor(rng.uniform(0, 1 << 23)) + 0.5, -149); break;  // a half
+      case 2: x = std::ldexp(rng.uniform(0.5, 1.0), int(rng.uniform(120, 130))); break;
+      case 3: x = std::ldexp(1.0, 128) - std::ldexp(1.0, 103) * rng.uniform(0, 2); break;
+      case 4: x = rng.uniform(-4, 4); break;
+      default: x = std::ldexp(rng.uniform(0.5, 1.0), int(rng.uniform(-160, 140))); break;
+    }
+    if (i % 2) x = -x;
+    const float f = float(std::ldexp(rng.uniform(0.5, 1.0), int(rng.uniform(-125, 127))));
+    const int e = int(rng.uniform(-160, 160));
+    xs.push_back(x);
+    ps.emplace_back(f, e);
+    Case c;
+    std::uint32_t w[2];
+    std::memcpy(w, &x, 8);
+    c.v[0][0] = std::bit_cast<float>(w[0]), c.v[0][1] = std::bit_cast<float>(w[1]);
+    c.v[0][2] = f, c.v[0][3] = std::bit_cast<float>(std::uint32_t(e));
+    cases.push_back(c);
+  }
+  const std::vector<Out> outs = run(cases, kRounding);
+  std::int64_t bad = 0, subnormal = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const float want = float(xs[i]);
+    const float want_p = detail::times_pow2(ps[i].first, ps[i].second);
+    subnormal += std::fpclassify(want) == FP_SUBNORMAL;
+    if ((!same_bits(outs[i].f(0), want) || !same_bits(outs[i].f(1), want_p)) && ++bad <= 5)
+      ADD_FAILURE() << "case " << i << ": to_float(" << xs[i] << ") = " << outs[i].f(0)
+                    << " (C++ " << want << "), times_pow2(" << ps[i].first << ", " << ps[i].second
+                    << ") = " << outs[i].f(1) << " (C++ " << want_p << ")";
+  }
+  std::printf("\nGLSL roundings: %lld cases (%lld subnormal results), %lld differ from C++\n",
+              (long long)n, (long long)subnormal, (long long)bad);
+  EXPECT_EQ(bad, 0);
+  EXPECT_GT(subnormal, n / 10);
 }
 
 TEST(GpuKernels, SegmentsBoxesAndNonFiniteInputs) {

@@ -250,7 +250,7 @@ TEST(GpuMesh, SignedDistanceAndEmptyMesh) {
   gpu::MeshIndexGpu go(*ctx, open_mesh);
   for (const MeshIndex<float>* ix : {&index, &open_mesh}) {
     gpu::MeshIndexGpu& gi = ix == &index ? g : go;
-    const auto q = with_bad_points(query_points(ix->mesh(), pts.size(), 13));
+    const auto q = with_bad_points(query_points(ix->mesh(), std::size_t(scaled_count(600, 100)), 13));
     for (const SignMethod method : {SignMethod::automatic, SignMethod::pseudonormal,
                                     SignMethod::parity, SignMethod::winding}) {
       const SignedMesh<MeshIndex<float>> sm(*ix, SignOptions{method, 3});
