@@ -2,9 +2,11 @@
 #include "gpu_device.hpp"
 
 #include <cstdio>
+#include <iostream>
 #include <memory>
 
 #include "prox/gpu/gpu.hpp"
+#include "prox/mesh/diagnostics.hpp"
 
 namespace prox::cli {
 
@@ -54,32 +56,58 @@ Ray<float> to_float(const Ray<double>& r) {
 
 }  // namespace
 
+MeshClosestPoint<double> widen(const MeshClosestPoint<float>& r) {
+  MeshClosestPoint<double> o;
+  if (r.found()) {
+    o.point = r.point.cast<double>();
+    o.sq_distance = r.sq_distance;
+    o.bary = r.bary.cast<double>();
+    o.triangle = r.triangle;
+    o.feature = r.feature;
+  }
+  return o;
+}
+
 void gpu_closest(const TriangleMesh<double>& mesh, std::span<const Vec3d> points,
                  double max_distance, std::span<MeshClosestPoint<double>> cp,
-                 std::span<MeshSignedDistance<double>> sd) {
-  GpuMesh g = upload(mesh);
+                 const SignChoice* sign, const std::string& path,
+                 std::span<SignedClosestPoint<double>> sd) {
+  // --reorient: the reoriented mesh is the one indexed and answered, as on the CPU.
+  const TriangleMesh<double>* src = &mesh;
+  Reoriented<double> re;
+  if (sign && sign->reorient) {
+    re = reorient(mesh);
+    std::cerr << "prox closest: " << path << ": reoriented, " << re.flipped << " triangles flipped";
+    if (re.conflicts) std::cerr << " (" << re.conflicts << " edges cannot agree: non-orientable)";
+    std::cerr << "\n";
+    src = &re.mesh;
+  }
+  GpuMesh g = upload(*src);
   std::vector<Vec3<float>> p;
   p.reserve(points.size());
   for (const Vec3d& q : points) p.push_back(q.cast<float>());
-  std::vector<MeshClosestPoint<float>> r(points.size());
-  g.device_index->closest_point(p, r, float(max_distance));
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    MeshClosestPoint<double> o;
-    if (r[i].found()) {
-      o.point = r[i].point.cast<double>();
-      o.sq_distance = r[i].sq_distance;
-      o.bary = r[i].bary.cast<double>();
-      o.triangle = r[i].triangle;
-      o.feature = r[i].feature;
-    }
-    cp[i] = o;
+  if (!sign) {
+    std::vector<MeshClosestPoint<float>> r(points.size());
+    g.device_index->closest_point(p, r, float(max_distance));
+    for (std::size_t i = 0; i < r.size(); ++i) cp[i] = widen(r[i]);
+    return;
   }
-  if (sd.empty()) return;
-  std::vector<MeshSignedDistance<float>> s(points.size());
-  g.device_index->signed_distance(p, s);
+  SignOptions o;
+  o.method = parse_sign_method(sign->method);
+  const SignedMesh<MeshIndex<float>> sm(*g.index, o);
+  check_signable(sm, o.method, path, "closest");
+  std::vector<SignedClosestPoint<float>> s(points.size());
+  g.device_index->signed_closest_point(sm, p, s, float(max_distance));
   for (std::size_t i = 0; i < s.size(); ++i) {
-    sd[i].signed_distance = s[i].signed_distance;
-    sd[i].winding_number = s[i].winding_number;
+    SignedClosestPoint<double>& d = sd[i];
+    d.closest = widen(s[i].closest);
+    d.signed_distance = s[i].signed_distance;
+    d.winding_number = s[i].winding_number;
+    d.inside_votes = s[i].inside_votes;
+    d.votes = s[i].votes;
+    d.method = s[i].method;
+    d.confidence = s[i].confidence;
+    cp[i] = d.closest;
   }
 }
 

@@ -15,16 +15,22 @@
 #include <CLI/CLI.hpp>
 
 #include "prox/mesh/mesh_index.hpp"
+#include "prox/mesh/sign.hpp"
+#include "signing.hpp"
 
 namespace prox::cli {
 
 /// Adds --device cpu|gpu (default cpu) to a command.
 void add_device_option(CLI::App& app, std::string& device);
 
-/// Closest points (and signed distances when `sd` is not empty) on the GPU.
+/// Closest points on the GPU; with `sign` (--signed) also signed, into sd, by
+/// a SignedMesh on the float index with sign's method (and --reorient): the
+/// CPU signs the GPU's closest points (MeshIndexGpu::signed_closest_point).
+/// `path` names the mesh in messages (no inside: an error; inexact: a warning).
 void gpu_closest(const TriangleMesh<double>& mesh, std::span<const Vec3d> points,
                  double max_distance, std::span<MeshClosestPoint<double>> cp,
-                 std::span<MeshSignedDistance<double>> sd);
+                 const SignChoice* sign, const std::string& path,
+                 std::span<SignedClosestPoint<double>> sd);
 /// First hits on the GPU.
 void gpu_first_hits(const TriangleMesh<double>& mesh, std::span<const Ray<double>> rays,
                     std::span<MeshRayHit<double>> out);

@@ -18,7 +18,8 @@ void add_device_option(CLI::App& app, std::string& device) {
       ->check(CLI::IsMember({"cpu", "gpu"}));
 }
 void gpu_closest(const TriangleMesh<double>&, std::span<const Vec3d>, double,
-                 std::span<MeshClosestPoint<double>>, std::span<MeshSignedDistance<double>>) {
+                 std::span<MeshClosestPoint<double>>, const SignChoice*, const std::string&,
+                 std::span<SignedClosestPoint<double>>) {
   missing();
 }
 void gpu_first_hits(const TriangleMesh<double>&, std::span<const Ray<double>>,

@@ -37,6 +37,22 @@ struct Signer {
   std::unique_ptr<SignedMesh<MeshIndex<double>>> mesh;
 };
 
+/// Refuses (exit 1) a mesh with no inside; warns on stderr when the sign is
+/// not exact (make_signer, and the GPU path's SignedMesh on the float index).
+template <class Index>
+void check_signable(const SignedMesh<Index>& sm, SignMethod requested, const std::string& path,
+                    const std::string& command) {
+  const MeshDiagnostics& d = sm.diagnostics();
+  if (!d.has_inside())
+    throw std::runtime_error(path + " has no inside to sign against (" + d.verdict() + ")");
+  if (!sm.sign_is_exact()) {
+    std::cerr << "prox " << command << ": warning: " << path << ": " << d.verdict();
+    if (requested != SignMethod::automatic)
+      std::cerr << "; --sign-method " << to_string(requested) << " is not exact on it";
+    std::cerr << " (the confidence column says which answers are unsure)\n";
+  }
+}
+
 /// Prepares signing on `m` for `command` (messages name `path`); refuses (exit 1)
 /// a mesh with no inside, warns when the sign is not exact.
 inline Signer make_signer(const LoadedMesh& m, const SignChoice& c, const std::string& path,
@@ -57,15 +73,7 @@ inline Signer make_signer(const LoadedMesh& m, const SignChoice& c, const std::s
   SignOptions o;
   o.method = parse_sign_method(c.method);
   s.mesh = std::make_unique<SignedMesh<MeshIndex<double>>>(*index, o);
-  const MeshDiagnostics& d = s.mesh->diagnostics();
-  if (!d.has_inside())
-    throw std::runtime_error(path + " has no inside to sign against (" + d.verdict() + ")");
-  if (!s.mesh->sign_is_exact()) {
-    std::cerr << "prox " << command << ": warning: " << path << ": " << d.verdict();
-    if (o.method != SignMethod::automatic)
-      std::cerr << "; --sign-method " << to_string(o.method) << " is not exact on it";
-    std::cerr << " (the confidence column says which answers are unsure)\n";
-  }
+  check_signable(*s.mesh, o.method, path, command);
   return s;
 }
 

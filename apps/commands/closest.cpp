@@ -20,7 +20,8 @@
 //   confidence                 int8 0 sure, 1 unsure (CSV: the name), -1 miss
 // --device gpu: through prox::gpu, in float (apps/gpu_device.hpp): the mesh and
 // the points rounded to float once, MeshIndex<float>'s answers; with --signed
-// the sign is the CPU's winding number (sign_method winding, confidence none).
+// the CPU signs the GPU's closest points by the same --sign-method (a
+// SignedMesh on the float index): every sign column as on the CPU.
 // A miss (nothing within --max-distance, or a non-finite point): NaN values,
 // triangle -1, feature -1 ("none").
 #include <cmath>
@@ -80,17 +81,9 @@ int run_closest(const ClosestOptions& o) {
   const bool gpu = o.device == "gpu";
   if constexpr (std::is_same_v<T, double>) {
     if (o.signed_distance && !gpu) signer = make_signer(m, o.sign, o.mesh, "closest", o.threads);
-    if (gpu) {
-      std::vector<MeshSignedDistance<double>> wsd(o.signed_distance ? n : 0);
-      gpu_closest(m.index->mesh(), points, o.max_distance, cp, wsd);
-      for (std::size_t i = 0; i < wsd.size(); ++i) {
-        sd[i].closest = cp[i];
-        sd[i].signed_distance = wsd[i].signed_distance;
-        sd[i].winding_number = wsd[i].winding_number;
-        sd[i].method = SignMethod::winding;
-        sd[i].confidence = SignConfidence::no_inside;  // written as "none": not computed
-      }
-    }
+    if (gpu)
+      gpu_closest(m.index->mesh(), points, o.max_distance, cp,
+                  o.signed_distance ? &o.sign : nullptr, o.mesh, sd);
   }
   if (!gpu) in_blocks(n, "prox closest", [&](std::size_t b, std::size_t e) {
     const auto in = std::span<const Vec3<T>>(points).subspan(b, e - b);
@@ -171,7 +164,7 @@ int run_closest(const ClosestOptions& o) {
       votes->text.push_back(s.votes ? std::to_string(s.inside_votes) + "/" + std::to_string(s.votes)
                                     : "");
       method->integer.push_back(f ? static_cast<int>(s.method) : -1);
-      conf->integer.push_back(f && !gpu ? static_cast<int>(s.confidence) : -1);
+      conf->integer.push_back(f ? static_cast<int>(s.confidence) : -1);
     }
   }
   write_table(t, o.table);
@@ -205,8 +198,6 @@ Runner setup_closest(CLI::App& app) {
     check_table_output(o->table.out);
     if (!o->signed_distance && (o->sign.reorient || o->sign.method != "auto"))
       throw UsageError("--sign-method and --reorient need --signed");
-    if (o->device == "gpu" && (o->sign.reorient || o->sign.method != "auto"))
-      throw UsageError("--device gpu signs by the winding number: no --sign-method or --reorient");
     if (o->device == "gpu") return run_closest<double>(*o);  // float inside prox::gpu
     if (o->signed_distance && o->precision == "float")
       throw UsageError("--signed needs --precision double (the sign methods run on the double index)");

@@ -4,11 +4,13 @@
 // prox::MeshIndex<float>::closest_point: the smallest squared distance over
 // every triangle within max_distance, ties to the lowest triangle id, each
 // triangle answered by prox_closest_point_triangle (the C++ kernel's twin), so
-// the answer is the C++ answer. Non-finite p, NaN or negative max_distance,
-// empty index: a miss (triangle -1, NaN). Depth first, nearest child on top;
+// the answer is the C++ answer. p outside prox's float range (a |coordinate|
+// above 2^62, NaN or infinite: docs/reliability.md), NaN or negative
+// max_distance, empty index: a miss (triangle -1, NaN). Depth first, nearest child on top;
 // box lower bounds prune, farthest-corner bounds tighten the radius early.
 #ifndef PROX_BVH_CLOSEST_POINT_GLSL
 #define PROX_BVH_CLOSEST_POINT_GLSL
+#include "bvh_stack.glsl"
 #include "closest_point_triangle.glsl"
 #include "flat_index.glsl"
 
@@ -26,26 +28,28 @@ ProxMeshClosest prox_mesh_closest_miss(uint status) {
   return ProxMeshClosest(vec3(nan), nan, vec3(nan), -1, PROX_FEATURE_FACE, status);
 }
 
+/// C++'s CoordinateRange<float>::contains: every |coordinate| at most 2^62
+/// (false for NaN and infinities). Queries outside it miss (issue 9).
+const float PROX_MAX_ABS = 4611686018427387904.0;  // 2^62
+bool prox_in_range(vec3 p) {
+  return abs(p.x) <= PROX_MAX_ABS && abs(p.y) <= PROX_MAX_ABS && abs(p.z) <= PROX_MAX_ABS;
+}
+
+// The engine's floor on box upper bounds (prox/bvh/traverse.hpp): squares of
+// tiny extents round to 0 (or flush), and a bound of 0 would prune the nearest.
+const float PROX_UB_FLOOR = 1.0 / 1329227995784915872903807060280344576.0;  // 2^-120
+
 ProxMeshClosest prox_mesh_closest_point(vec3 p, float max_distance) {
-  if (!prox_finite3(p) || prox_nodes.length() == 0) return prox_mesh_closest_miss(PROX_STATUS_OK);
+  if (!prox_in_range(p) || prox_nodes.length() == 0) return prox_mesh_closest_miss(PROX_STATUS_OK);
   if (!(max_distance >= 0.0)) return prox_mesh_closest_miss(PROX_STATUS_OK);
   precise float r2 = max_distance * max_distance;
   precise float bound = r2 * PROX_GROW;
   ProxMeshClosest best = prox_mesh_closest_miss(PROX_STATUS_OK);
   best.sq_distance = prox_inf();
 
-  uint st_child[PROX_STACK_SIZE];
-  uint st_count[PROX_STACK_SIZE];
-  float st_key[PROX_STACK_SIZE];
-  int sp = 0;
-  st_child[0] = 0u;
-  st_count[0] = 0u;
-  st_key[0] = 0.0;
-  sp = 1;
-  while (sp > 0) {
-    --sp;
-    if (st_key[sp] > bound) continue;
-    uint child = st_child[sp], count = st_count[sp];
+  prox_stack_start(0.0);
+  for (int e = prox_stack_pop(bound); e >= 0; e = prox_stack_pop(bound)) {
+    uint child = prox_stack_child[e], count = prox_stack_count[e];
     if (count > 0u) {
       for (uint s = child; s < child + count; ++s) {
         vec3 a = prox_slot_corner(s, 0), b = prox_slot_corner(s, 1), c = prox_slot_corner(s, 2);
@@ -81,29 +85,17 @@ ProxMeshClosest prox_mesh_closest_point(vec3 p, float max_distance) {
         u += f * f;
       }
       precise float lb = l * PROX_SHRINK;
-      precise float ub = u * PROX_GROW;
+      precise float ub = max(u * PROX_GROW, PROX_UB_FLOOR);
       key[k] = lb;
       if (prox_nodes[child].child[k] != PROX_INVALID) {
         bound = min(bound, ub);
         enter |= 1u << k;
       }
     }
-    // Push entered children farthest first, so the nearest is popped next.
     for (int k = 0; k < 8; ++k)
       if (!(key[k] <= bound)) enter &= ~(1u << k);
-    while (enter != 0u) {
-      int far = findLSB(enter);
-      for (uint m = enter & (enter - 1u); m != 0u; m &= m - 1u) {
-        int k = findLSB(m);
-        if (key[k] > key[far]) far = k;
-      }
-      enter &= ~(1u << far);
-      if (sp == PROX_STACK_SIZE) return prox_mesh_closest_miss(PROX_STATUS_STACK_OVERFLOW);
-      st_child[sp] = prox_nodes[child].child[far];
-      st_count[sp] = prox_nodes[child].count[far];
-      st_key[sp] = key[far];
-      ++sp;
-    }
+    if (!prox_stack_push_children(child, enter, key))
+      return prox_mesh_closest_miss(PROX_STATUS_STACK_OVERFLOW);
   }
   if (best.triangle < 0) return prox_mesh_closest_miss(PROX_STATUS_OK);
   return best;

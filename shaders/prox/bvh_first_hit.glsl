@@ -6,11 +6,13 @@
 // (prox_ray_triangle_watertight_pre, the C++ kernel's twin) reports over every
 // triangle, lowest triangle id on equal t. With any_hit true it stops at the
 // first hit found (MeshIndex::any_hit: only `triangle >= 0` means anything).
-// A ray with a zero or non-finite direction, a non-finite origin, NaN t_min /
-// t_max or t_min > t_max misses. Slab tests as the engine's (prox/bvh/traverse.hpp):
+// A ray with a zero or non-finite direction, an origin outside prox's float
+// range (|coordinate| > 2^62, NaN, infinite), NaN t_min / t_max or
+// t_min > t_max misses; so does a hit whose t is not a finite float. Slab tests as the engine's (prox/bvh/traverse.hpp):
 // inverse directions kept finite, entry/exit widened by 2^-20, front to back.
 #ifndef PROX_BVH_FIRST_HIT_GLSL
 #define PROX_BVH_FIRST_HIT_GLSL
+#include "bvh_stack.glsl"
 #include "flat_index.glsl"
 #include "ray_triangle.glsl"
 
@@ -26,8 +28,14 @@ ProxMeshHit prox_mesh_hit_miss(uint status) {
   return ProxMeshHit(prox_inf(), 0.0, 0.0, -1, false, status);
 }
 
+/// C++'s detail::ray_is_valid: origin within prox's float range (every
+/// |coordinate| <= 2^62: prox_in_range, bvh_closest_point.glsl's twin is the
+/// same test), finite non-zero direction, t_min and t_max not NaN, t_min <= t_max.
+const float PROX_RAY_MAX_ABS = 4611686018427387904.0;  // 2^62
 bool prox_ray_is_valid(vec3 origin, vec3 direction, float t_min, float t_max) {
-  return prox_finite3(origin) && prox_finite3(direction) && direction != vec3(0.0) &&
+  bool origin_ok = abs(origin.x) <= PROX_RAY_MAX_ABS && abs(origin.y) <= PROX_RAY_MAX_ABS &&
+                   abs(origin.z) <= PROX_RAY_MAX_ABS;
+  return origin_ok && prox_finite3(direction) && direction != vec3(0.0) &&
          !prox_isnan(t_min) && !prox_isnan(t_max) && t_min <= t_max;
 }
 
@@ -35,30 +43,24 @@ ProxMeshHit prox_mesh_first_hit(vec3 origin, vec3 direction, float t_min, float 
                                 bool any_hit) {
   if (!prox_ray_is_valid(origin, direction, t_min, t_max) || prox_nodes.length() == 0)
     return prox_mesh_hit_miss(PROX_STATUS_OK);
+  // The boxes are tested on the kernel's normalized ray (t' = t 2^t_exp), as
+  // the engine does since issue 9.
   ProxWatertightRay wr = prox_watertight_ray(origin, direction, t_min, t_max);
   vec3 inv;
   for (int k = 0; k < 3; ++k) {
-    float d = direction[k];
+    float d = wr.direction[k];
     float iv = d == 0.0 ? prox_inf() : prox_div(1.0, d);
     if (!prox_finite(iv)) iv = (floatBitsToUint(d) >> 31) != 0u ? -PROX_FLT_MAX : PROX_FLT_MAX;
     inv[k] = iv;
   }
   bvec3 neg = lessThan(inv, vec3(0.0));
   const float g = 1.0 / 1048576.0;
-  float t_hi = t_max;
+  float t_lo = wr.t_min, t_hi = wr.t_max;
   ProxMeshHit best = prox_mesh_hit_miss(PROX_STATUS_OK);
 
-  uint st_child[PROX_STACK_SIZE];
-  uint st_count[PROX_STACK_SIZE];
-  float st_key[PROX_STACK_SIZE];
-  st_child[0] = 0u;
-  st_count[0] = 0u;
-  st_key[0] = t_min;
-  int sp = 1;
-  while (sp > 0) {
-    --sp;
-    if (st_key[sp] > t_hi) continue;
-    uint child = st_child[sp], count = st_count[sp];
+  prox_stack_start(t_lo);
+  for (int e = prox_stack_pop(t_hi); e >= 0; e = prox_stack_pop(t_hi)) {
+    uint child = prox_stack_child[e], count = prox_stack_count[e];
     if (count > 0u) {
       for (uint s = child; s < child + count; ++s) {
         ProxRayTriangleHit h = prox_ray_triangle_watertight_pre(
@@ -68,7 +70,7 @@ ProxMeshHit prox_mesh_first_hit(vec3 origin, vec3 direction, float t_min, float 
         if (h.t < best.t || (h.t == best.t && id < best.triangle)) {
           best = ProxMeshHit(h.t, h.u, h.v, id, h.front_face, PROX_STATUS_OK);
           if (any_hit) return best;
-          t_hi = min(t_hi, h.t);
+          t_hi = min(t_hi, prox_scaled_t(wr, h.t));
         }
       }
       continue;
@@ -88,25 +90,14 @@ ProxMeshHit prox_mesh_first_hit(vec3 origin, vec3 direction, float t_min, float 
       precise float tnw = tn - abs(tn) * g;
       precise float tfw = tf + abs(tf) * g;
       if (prox_isnan(tnw) || prox_isnan(tfw)) continue;
-      float e = max(t_min, tnw), x = min(t_hi, tfw);
+      float e = max(t_lo, tnw), x = min(t_hi, tfw);
       if (e <= x) {
         key[k] = e;
         enter |= 1u << k;
       }
     }
-    while (enter != 0u) {
-      int far = findLSB(enter);
-      for (uint m = enter & (enter - 1u); m != 0u; m &= m - 1u) {
-        int k = findLSB(m);
-        if (key[k] > key[far]) far = k;
-      }
-      enter &= ~(1u << far);
-      if (sp == PROX_STACK_SIZE) return prox_mesh_hit_miss(PROX_STATUS_STACK_OVERFLOW);
-      st_child[sp] = prox_nodes[child].child[far];
-      st_count[sp] = prox_nodes[child].count[far];
-      st_key[sp] = key[far];
-      ++sp;
-    }
+    if (!prox_stack_push_children(child, enter, key))
+      return prox_mesh_hit_miss(PROX_STATUS_STACK_OVERFLOW);
   }
   return best;
 }

@@ -11,7 +11,10 @@
 // Watertight: edge functions in the ray's sheared frame, exactly-zero ones
 // recomputed in double: a shared edge or vertex is hit by at least one of the
 // triangles that share it. Degenerate triangles are never hit; non-finite
-// input or a zero direction: a miss.
+// input or a zero direction: a miss. As in C++ since issue 9: the test runs on
+// the normalized ray (direction scaled by a power of two), a triangle whose
+// det or t numerator leaves float's comfortable range is redone in double, and
+// a hit whose t is not a finite float is no hit.
 #ifndef PROX_RAY_TRIANGLE_GLSL
 #define PROX_RAY_TRIANGLE_GLSL
 #include "common.glsl"
@@ -66,42 +69,120 @@ ProxRayTriangleHit prox_ray_triangle_moller_trumbore(vec3 origin, vec3 direction
   return ProxRayTriangleHit(true, prox_div(t, det), prox_div(u, det), prox_div(v, det), front);
 }
 
-/// Per-ray data of the watertight test (reuse it across triangles).
+/// Per-ray data of the watertight test (reuse it across triangles), on the
+/// normalized ray of C++'s prox::NormalizedRay: the direction scaled by 2^-t_exp
+/// so that its largest |component| is in [0.5, 1), t_min / t_max scaled to
+/// match (t' = t 2^t_exp; t_max first clipped to float's largest). Every
+/// operation on it is the caller's scaled exactly, so the bits of a hit do not
+/// change, but a direction of 1e-30 or 1e30 no longer overflows 1/d_z or the
+/// box tests (issue 9). Hits report t in the caller's units.
 struct ProxWatertightRay {
   int kx, ky, kz;  // kz: the direction's dominant axis
   float sx, sy, sz;
   vec3 origin;
-  float t_min, t_max;
+  vec3 direction;  // normalized
+  float t_min, t_max;  // normalized
+  int t_exp;       // t = t' 2^-t_exp
 };
+
+/// frexp's exponent of a positive finite float, from its bits (subnormals too).
+int prox_frexp_exp(uint bits) {
+  uint e = bits >> 23;
+  return e != 0u ? int(e) - 126 : findMSB(bits) - 148;
+}
 
 ProxWatertightRay prox_watertight_ray(vec3 origin, vec3 direction, float t_min, float t_max) {
   ProxWatertightRay w;
+  w.origin = origin;
+  w.direction = direction;
+  w.t_min = t_min;
+  w.t_max = t_max;
+  w.t_exp = 0;
+  // prox::NormalizedRay: m = max |d_k| compared on the bits (exact for
+  // subnormals on any device); zero or non-finite directions stay as given.
+  uvec3 mag = floatBitsToUint(direction) & 0x7fffffffu;
+  uint m = max(mag.x, max(mag.y, mag.z));
+  if (m != 0u && m < 0x7f800000u) {
+    w.t_exp = prox_frexp_exp(m);
+    if (w.t_exp == 0) {
+      if (w.t_max > PROX_FLT_MAX) w.t_max = PROX_FLT_MAX;
+    } else {
+      for (int k = 0; k < 3; ++k) w.direction[k] = prox_times_pow2(direction[k], -w.t_exp);
+      w.t_min = prox_times_pow2(t_min, w.t_exp);
+      w.t_max = prox_times_pow2(min(t_max, PROX_FLT_MAX), w.t_exp);
+    }
+  }
+  vec3 d = w.direction;
   w.kz = 0;
-  float best = abs(direction.x);
+  float best = abs(d.x);
   for (int k = 1; k < 3; ++k) {
-    float m = abs(direction[k]);
-    if (m > best) {
-      best = m;
+    float a = abs(d[k]);
+    if (a > best) {
+      best = a;
       w.kz = k;
     }
   }
   w.kx = w.kz == 2 ? 0 : w.kz + 1;
   w.ky = w.kx == 2 ? 0 : w.kx + 1;
-  if (direction[w.kz] < 0.0) {  // keep the winding, so front_face
+  if (d[w.kz] < 0.0) {  // keep the winding, so front_face
     int tmp = w.kx;
     w.kx = w.ky;
     w.ky = tmp;
   }
-  w.sz = prox_div(1.0, direction[w.kz]);
-  precise float sx = direction[w.kx] * w.sz;
-  precise float sy = direction[w.ky] * w.sz;
+  w.sz = prox_div(1.0, d[w.kz]);
+  precise float sx = d[w.kx] * w.sz;
+  precise float sy = d[w.ky] * w.sz;
   w.sx = sx;
   w.sy = sy;
-  w.origin = origin;
-  w.t_min = t_min;
-  w.t_max = t_max;
   return w;
 }
+
+/// A t on the normalized ray in the caller's units (WatertightRay::caller_t), and back.
+float prox_caller_t(ProxWatertightRay w, float t) {
+  return w.t_exp == 0 ? t : prox_times_pow2(t, -w.t_exp);
+}
+float prox_scaled_t(ProxWatertightRay w, float t) {
+  return w.t_exp == 0 ? t : prox_times_pow2(t, w.t_exp);
+}
+
+/// -0 as +0 (C++'s `+ T(0)`), on the bits: a compiler that does not preserve
+/// signed zeros may drop x + 0.0.
+float prox_plus_zero(float x) { return floatBitsToUint(x) == 0x80000000u ? 0.0 : x; }
+
+/// C++'s detail::sheared_hit_rescaled for float: a triangle whose det (~ size^2)
+/// or t numerator (~ size^3) left [2^-80, 2^100], recomputed in double from the
+/// float sheared coordinates (their products are exact there). A t that is not
+/// a finite float is no hit.
+ProxRayTriangleHit prox_sheared_hit_rescaled(ProxWatertightRay w, float ax, float ay, float bx,
+                                             float by, float cx, float cy, float Az, float Bz,
+                                             float Cz) {
+  ProxRayTriangleHit r = prox_ray_miss();
+  double v0 = double(ax), v1 = double(ay), v2 = double(bx), v3 = double(by), v4 = double(cx),
+         v5 = double(cy);
+  precise double v6 = double(w.sz) * double(Az);
+  precise double v7 = double(w.sz) * double(Bz);
+  precise double v8 = double(w.sz) * double(Cz);
+  precise double U = v4 * v3 - v5 * v2;
+  precise double V = v0 * v5 - v1 * v4;
+  precise double Wt = v2 * v1 - v3 * v0;
+  if ((U < 0.0LF || V < 0.0LF || Wt < 0.0LF) && (U > 0.0LF || V > 0.0LF || Wt > 0.0LF)) return r;
+  precise double det = U + V + Wt;
+  if (det == 0.0LF) return r;
+  precise double tn = U * v6 + V * v7 + Wt * v8;
+  precise double t = tn / det;
+  float tt = prox_to_float(t);
+  if (!prox_finite(tt) || !(tt >= w.t_min && tt <= w.t_max)) return r;
+  float tc = prox_caller_t(w, tt);
+  if (!prox_finite(tc)) return r;
+  precise double u = V / det;
+  precise double v = Wt / det;
+  return ProxRayTriangleHit(true, tc, prox_plus_zero(prox_to_float(u)),
+                            prox_plus_zero(prox_to_float(v)), det > 0.0LF);
+}
+
+// det and the t numerator the float test answers itself (C++ sheared_hit).
+const float PROX_DET_LO = 1.0 / 1208925819614629174706176.0;  // 2^-80
+const float PROX_DET_HI = 1267650600228229401496703205376.0;  // 2^100
 
 /// Watertight test with precomputed ray data (inputs assumed finite).
 ProxRayTriangleHit prox_ray_triangle_watertight_pre(ProxWatertightRay w, vec3 a, vec3 b, vec3 c) {
@@ -121,18 +202,20 @@ ProxRayTriangleHit prox_ray_triangle_watertight_pre(ProxWatertightRay w, vec3 a,
     precise double Ud = double(cx) * double(by) - double(cy) * double(bx);
     precise double Vd = double(ax) * double(cy) - double(ay) * double(cx);
     precise double Wd = double(bx) * double(ay) - double(by) * double(ax);
-    U = float(Ud);
-    V = float(Vd);
-    W = float(Wd);
+    U = prox_to_float(Ud);
+    V = prox_to_float(Vd);
+    W = prox_to_float(Wd);
   }
   ProxRayTriangleHit r = prox_ray_miss();
   if ((U < 0.0 || V < 0.0 || W < 0.0) && (U > 0.0 || V > 0.0 || W > 0.0)) return r;
   precise float det = U + V + W;
-  if (det == 0.0) return r;
   precise float az = w.sz * A[w.kz];
   precise float bz = w.sz * B[w.kz];
   precise float cz = w.sz * C[w.kz];
   precise float tn = U * az + V * bz + W * cz;
+  if (!(abs(det) >= PROX_DET_LO && abs(det) <= PROX_DET_HI && abs(tn) <= PROX_DET_HI))
+    return prox_sheared_hit_rescaled(w, ax, ay, bx, by, cx, cy, A[w.kz], B[w.kz], C[w.kz]);
+  if (det == 0.0) return r;
   precise float lo = w.t_min * det;
   precise float hi = w.t_max * det;
   if (det > 0.0) {
@@ -140,12 +223,8 @@ ProxRayTriangleHit prox_ray_triangle_watertight_pre(ProxWatertightRay w, vec3 a,
   } else {
     if (tn > lo || tn < hi) return r;
   }
-  // -0 weights become +0, as C++'s `+ T(0)` does (on the bits: a compiler
-  // may drop x + 0.0 when it does not preserve signed zeros).
-  float u = prox_div(V, det), v = prox_div(W, det);
-  if (floatBitsToUint(u) == 0x80000000u) u = 0.0;
-  if (floatBitsToUint(v) == 0x80000000u) v = 0.0;
-  return ProxRayTriangleHit(true, prox_div(tn, det), u, v, det > 0.0);
+  float u = prox_plus_zero(prox_div(V, det)), v = prox_plus_zero(prox_div(W, det));
+  return ProxRayTriangleHit(true, prox_caller_t(w, prox_div(tn, det)), u, v, det > 0.0);
 }
 
 /// Watertight ray/triangle test, both-sided.

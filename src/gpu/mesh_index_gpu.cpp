@@ -222,14 +222,15 @@ void MeshIndexGpu::signed_distance(std::span<const Vec3<float>> points,
   std::vector<MeshClosestPoint<float>> cp(points.size());
   closest_point(points, cp);
   index_.build_far_field();
-  // MeshIndex::signed_distance's rule: the far-field winding number, the exact
-  // sum when it is too close to +-0.5 to call; negative inside.
+  // MeshIndex::signed_distance's rule (src/mesh/mesh_index.cpp): a point
+  // outside prox's range is a miss; the far-field winding number, the exact
+  // sum when it is within 0.2 of 1/2 (or NaN); inside when |w| >= 1/2.
   tbb::parallel_for(std::size_t(0), points.size(), [&](std::size_t i) {
     MeshSignedDistance<float> s;
-    if (all_finite(points[i])) {
+    if (CoordinateRange<float>::contains(points[i])) {
       float w = index_.winding_number(points[i]);
       const float aw = std::abs(w);
-      if (aw > 0.3f && aw < 0.7f) w = index_.exact_winding_number(points[i]);
+      if (!(aw <= 0.3f || aw >= 0.7f)) w = index_.exact_winding_number(points[i]);
       s.winding_number = w;
       if (cp[i].found()) {
         const float d = std::sqrt(cp[i].sq_distance);
@@ -238,6 +239,22 @@ void MeshIndexGpu::signed_distance(std::span<const Vec3<float>> points,
     }
     out[i] = s;
   });
+}
+
+void MeshIndexGpu::signed_closest_point(const SignedMesh<MeshIndex<float>>& signer,
+                                        std::span<const Vec3<float>> points,
+                                        std::span<SignedClosestPoint<float>> out,
+                                        float max_distance) {
+  if (points.size() != out.size())
+    throw std::invalid_argument("gpu::signed_closest_point: " + std::to_string(points.size()) +
+                                " points but " + std::to_string(out.size()) + " results");
+  if (&signer.index() != &index_)
+    throw std::invalid_argument(
+        "gpu::signed_closest_point: the SignedMesh wraps another MeshIndex than the one uploaded");
+  std::vector<MeshClosestPoint<float>> cp(points.size());
+  closest_point(points, cp, max_distance);
+  tbb::parallel_for(std::size_t(0), points.size(),
+                    [&](std::size_t i) { out[i] = signer.sign(points[i], cp[i]); });
 }
 
 }  // namespace prox::gpu

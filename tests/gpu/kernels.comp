@@ -41,6 +41,10 @@ void main() {
                                             floatBitsToUint(c4.w));
     o0 = uvec4(h.hit ? 1u : 0u, floatBitsToUint(h.t), floatBitsToUint(h.u), floatBitsToUint(h.v));
     o1 = uvec4(h.front_face ? 1u : 0u, 0u, 0u, 0u);
+  } else if (pc.mode == 5u) {  // roundings: prox_to_float(double bits c0.xy), prox_times_pow2(c0.z, e = c0.w)
+    double x = packDouble2x32(floatBitsToUint(c0.xy));
+    o0 = uvec4(floatBitsToUint(prox_to_float(x)),
+               floatBitsToUint(prox_times_pow2(c0.z, int(floatBitsToUint(c0.w)))), 0u, 0u);
   } else if (pc.mode == 4u) {  // ray / box (lo, hi)
     ProxRayBoxHit h = prox_ray_box(c0.xyz, c1.xyz, c0.w, c1.w, c2.xyz, c3.xyz);
     o0 = uvec4(h.hit ? 1u : 0u, floatBitsToUint(h.t_near), floatBitsToUint(h.t_far), 0u);

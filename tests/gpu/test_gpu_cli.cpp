@@ -5,13 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+#include <string>
 
 #include "cli/cli_support.hpp"
 #include "gpu_support.hpp"
 #include "mesh/mesh_support.hpp"
+#include "prox/mesh/sign.hpp"
 
 namespace prox::test {
 namespace {
@@ -71,19 +74,41 @@ TEST(GpuCli, ClosestAndRaycastEqualTheFloatIndex) {
   spit(dir / "p.txt", in.points_text);
   spit(dir / "r.txt", in.rays_text);
 
-  const RunResult c = run_prox({"closest", mesh_path(), dir / "p.txt", "--device", "gpu", "--signed"});
-  ASSERT_EQ(c.code, 0) << c.err;
-  const Csv cc = parse_csv(c.out);
-  ASSERT_EQ(cc.rows.size(), in.points.size());
-  for (std::size_t i = 0; i < in.points.size(); ++i) {
-    const auto r = index.closest_point(in.points[i]);
-    const auto s = index.signed_distance(in.points[i]);
-    const auto& row = cc.rows[i];
-    EXPECT_EQ(num(row[column(cc, "triangle")]), r.triangle) << "point " << i;
-    EXPECT_EQ(num(row[column(cc, "closest_x")]), double(r.point[0])) << "point " << i;
-    EXPECT_EQ(num(row[column(cc, "u")]), double(r.bary[0])) << "point " << i;
-    EXPECT_EQ(row[column(cc, "feature")], to_string(r.feature)) << "point " << i;
-    EXPECT_EQ(num(row[column(cc, "signed_distance")]), double(s.signed_distance)) << "point " << i;
+  // --signed: every sign column is SignedMesh<MeshIndex<float>>'s, for auto
+  // (pseudonormal on the closed bunny), winding and parity.
+  for (const char* method : {"auto", "winding", "parity"}) {
+    const RunResult c = run_prox({"closest", mesh_path(), dir / "p.txt", "--device", "gpu",
+                                  "--signed", "--sign-method", method});
+    ASSERT_EQ(c.code, 0) << c.err;
+    const Csv cc = parse_csv(c.out);
+    ASSERT_EQ(cc.rows.size(), in.points.size());
+    const SignedMesh<MeshIndex<float>> sm(index, SignOptions{parse_sign_method(method), 3});
+    std::size_t inside = 0;
+    for (std::size_t i = 0; i < in.points.size(); ++i) {
+      const auto r = index.closest_point(in.points[i]);
+      const auto s = sm.query(in.points[i]);
+      inside += s.inside();
+      const auto& row = cc.rows[i];
+      EXPECT_EQ(num(row[column(cc, "triangle")]), r.triangle) << "point " << i;
+      EXPECT_EQ(num(row[column(cc, "closest_x")]), double(r.point[0])) << "point " << i;
+      EXPECT_EQ(num(row[column(cc, "u")]), double(r.bary[0])) << "point " << i;
+      EXPECT_EQ(row[column(cc, "feature")], to_string(r.feature)) << "point " << i;
+      EXPECT_EQ(num(row[column(cc, "signed_distance")]), double(s.signed_distance))
+          << method << " point " << i;
+      EXPECT_EQ(row[column(cc, "sign_method")], to_string(s.method)) << method << " point " << i;
+      EXPECT_EQ(row[column(cc, "confidence")], to_string(s.confidence)) << method << " point " << i;
+      if (std::string(method) == "winding") {
+        const double wn = num(row[column(cc, "winding_number")]);
+        EXPECT_TRUE(wn == double(s.winding_number) || (std::isnan(wn) && std::isnan(s.winding_number)))
+            << "point " << i << ": " << wn << " vs " << s.winding_number;
+      }
+      if (std::string(method) == "parity") {
+        EXPECT_EQ(row[column(cc, "inside_votes")],
+                  s.votes ? std::to_string(s.inside_votes) + "/" + std::to_string(s.votes) : "")
+            << "point " << i;
+      }
+    }
+    EXPECT_GT(inside, 0u) << method;
   }
 
   const RunResult h = run_prox({"raycast", mesh_path(), dir / "r.txt", "--device", "gpu"});

@@ -15,7 +15,11 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
+#include <iterator>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "gpu_support.hpp"
 #include "kernels/closest_point_oracle.hpp"
@@ -33,7 +37,9 @@ struct Out {
   float f(int i) const { return std::bit_cast<float>(w[i]); }
 };
 
-enum Mode : std::uint32_t { kTriangle = 0, kSegment = 1, kWatertight = 2, kMoller = 3, kBox = 4 };
+enum Mode : std::uint32_t {
+  kTriangle = 0, kSegment = 1, kWatertight = 2, kMoller = 3, kBox = 4, kRounding = 5
+};
 
 void put(Case& c, int row, const V3f& v, float w = 0.0f) {
   c.v[row][0] = v[0], c.v[row][1] = v[1], c.v[row][2] = v[2], c.v[row][3] = w;
@@ -65,16 +71,46 @@ bool same_bits(const V3f& a, const V3f& b) {
 
 // Whether the C++ float kernel takes its rescaled path on this triangle (edges
 // below 2^-16 or above 2^16: the whole kernel in double, issue 9). The GLSL
-// kernel does not mirror that path yet, so there the bits may differ; those
-// cases are counted and held to the exact answer's feature instead.
-bool cpu_rescales(const TriCase& k) {
-  const V3f ab = k.b - k.a, ac = k.c - k.a;
+// kernel mirrors that path, so these cases too must give the same bits; they
+// are counted to show the path is exercised.
+bool cpu_rescales(const V3f& a, const V3f& b, const V3f& c) {
+  const V3f ab = b - a, ac = c - a;
   const V3f n = cross(ab, ac);
   const float nn = squared_norm(n);
   if (nn >= 0x1p-64f && nn <= 0x1p64f) return false;
   float m = 0;
   for (int i = 0; i < 3; ++i) m = std::max(m, std::max(std::fabs(ab[i]), std::fabs(ac[i])));
   return m > 0 && (m < 0x1p-16f || m > 0x1p16f);
+}
+bool cpu_rescales(const TriCase& k) { return cpu_rescales(k.a, k.b, k.c); }
+
+/// Whether the C++ watertight test takes its rescaled (double) path for this
+/// ray and triangle: the normalized ray's det or t numerator outside
+/// [2^-80, 2^100] (prox/primitives/ray_triangle.hpp, detail::sheared_hit).
+bool cpu_ray_rescales(const Rayf& r, const V3f& a, const V3f& b, const V3f& c) {
+  if (!all_finite(r.origin) || !all_finite(r.direction) || r.direction == V3f::zero())
+    return false;
+  const WatertightRay<float> wr(r);
+  const detail::ShearedTriangle<float> s = detail::shear_triangle(wr, a, b, c);
+  if (s.outside()) return false;
+  const float det = s.U + s.V + s.W;
+  const float tn =
+      s.U * (wr.sz * s.A[wr.kz]) + s.V * (wr.sz * s.B[wr.kz]) + s.W * (wr.sz * s.C[wr.kz]);
+  return !(std::fabs(det) >= 0x1p-80f && std::fabs(det) <= 0x1p100f && std::fabs(tn) <= 0x1p100f);
+}
+
+/// True when some coordinate is a float subnormal: a device that flushes them
+/// (Vulkan allows it unless shaderDenormPreserveFloat32) may answer otherwise;
+/// the scale sweeps count such cases instead of holding them to C++'s bits.
+bool has_subnormal(std::initializer_list<V3f> vs) {
+  for (const V3f& v : vs)
+    for (int i = 0; i < 3; ++i)
+      if (std::fpclassify(v[i]) == FP_SUBNORMAL) return true;
+  return false;
+}
+
+V3f times_pow2(const V3f& v, int k) {
+  return V3f{std::ldexp(v[0], k), std::ldexp(v[1], k), std::ldexp(v[2], k)};
 }
 
 TEST(GpuKernels, ClosestPointTriangleFamilies) {
@@ -109,9 +145,8 @@ TEST(GpuKernels, ClosestPointTriangleFamilies) {
       const V3f point{o.f(0), o.f(1), o.f(2)}, bary{o.f(4), o.f(5), o.f(6)};
       const bool same = same_bits(point, cpu.point) && same_bits(o.f(3), cpu.sq_distance) &&
                         same_bits(bary, cpu.bary) && o.w[7] == std::uint32_t(cpu.feature);
-      const bool skip = cpu_rescales(k);
-      rescaled += skip ? 1 : 0;
-      if (!same && !skip && ++differ <= 5)
+      rescaled += cpu_rescales(k) ? 1 : 0;
+      if (!same && ++differ <= 5)
         ADD_FAILURE() << to_string(family) << " case " << i << ": GLSL d2 " << o.f(3)
                       << " feature " << o.w[7] << ", C++ d2 " << cpu.sq_distance << " feature "
                       << int(cpu.feature);
@@ -121,9 +156,6 @@ TEST(GpuKernels, ClosestPointTriangleFamilies) {
       cpu_err.add(point_err(cpu.point, ex.point) / s, std::int64_t(i));
       gpu_d2.add(abs_err(o.f(3), ex.sq_distance) / (s * s), std::int64_t(i));
       feature_wrong += o.w[7] != std::uint32_t(ex.feature);
-      if (skip) {
-        EXPECT_EQ(o.w[7], std::uint32_t(ex.feature)) << to_string(family) << " case " << i;
-      }
     }
     std::printf("%-15s %7lld | %s %s | %s | %lld / %lld (%lld on C++'s rescaled path)\n",
                 to_string(family), (long long)per_family, fmt_err(gpu_err.value).c_str(),
@@ -209,6 +241,190 @@ TEST(GpuKernels, RayTriangleFamilies) {
     EXPECT_EQ(differ[0], 0) << to_string(family);
     EXPECT_EQ(differ[1], 0) << to_string(family);
   }
+}
+
+// Issue 9's scales: triangles and queries scaled by 2^k (exact), so that the
+// C++ float kernel answers some in float and the others on its rescaled double
+// path (edges below 2^-16 or above 2^16); the GLSL must give the same bits on
+// both. Sq distances overflow to inf past 2^63 and underflow to subnormals
+// below 2^-63: those bits must agree too.
+TEST(GpuKernels, ClosestPointTriangleScaleSweep) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  const int scales[] = {-90, -60, -40, -24, -17, -16, -15, -8, 0, 8, 15, 16, 17, 24, 40, 60};
+  const CpFamily families[] = {CpFamily::random, CpFamily::face,     CpFamily::e12,
+                               CpFamily::sliver, CpFamily::collinear, CpFamily::coincident,
+                               CpFamily::tiny,   CpFamily::far};
+  const std::int64_t per_scale = scaled_count(2400, 48);
+  std::printf("\nGLSL closest point, triangles scaled by 2^k: bits != C++ float\n");
+  std::int64_t total = 0, total_rescaled = 0, total_differ = 0, total_subnormal = 0;
+  for (const int k : scales) {
+    Rng rng(9100 + std::uint64_t(k + 100));
+    std::vector<TriCase> ks;
+    std::vector<Case> cases;
+    for (std::int64_t i = 0; i < per_scale; ++i) {
+      TriCase t = draw_case(rng, families[std::size_t(i) % std::size(families)]);
+      t.p = times_pow2(t.p, k), t.a = times_pow2(t.a, k), t.b = times_pow2(t.b, k),
+      t.c = times_pow2(t.c, k);
+      ks.push_back(t);
+      Case c;
+      put(c, 0, t.p), put(c, 1, t.a), put(c, 2, t.b), put(c, 3, t.c);
+      cases.push_back(c);
+    }
+    const std::vector<Out> outs = run(cases, kTriangle);
+    std::int64_t differ = 0, rescaled = 0, subnormal = 0;
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      const TriCase& t = ks[i];
+      const auto cpu = closest_point_triangle(t.p, t.a, t.b, t.c);
+      const Out& o = outs[i];
+      const bool same = same_bits(V3f{o.f(0), o.f(1), o.f(2)}, cpu.point) &&
+                        same_bits(o.f(3), cpu.sq_distance) &&
+                        same_bits(V3f{o.f(4), o.f(5), o.f(6)}, cpu.bary) &&
+                        o.w[7] == std::uint32_t(cpu.feature);
+      rescaled += cpu_rescales(t);
+      if (has_subnormal({t.p, t.a, t.b, t.c})) {
+        ++subnormal;
+        continue;
+      }
+      if (!same && ++differ <= 5)
+        ADD_FAILURE() << "scale 2^" << k << " case " << i << ": GLSL d2 " << o.f(3)
+                      << " feature " << o.w[7] << ", C++ d2 " << cpu.sq_distance << " feature "
+                      << int(cpu.feature) << (cpu_rescales(t) ? " (rescaled path)" : "");
+    }
+    std::printf("  2^%-4d %6lld cases, %6lld on C++'s rescaled path, %lld differ%s\n", k,
+                (long long)per_scale, (long long)rescaled, (long long)differ,
+                subnormal ? (" (" + std::to_string(subnormal) + " with subnormal input, not held)").c_str()
+                          : "");
+    total += per_scale, total_rescaled += rescaled, total_differ += differ,
+        total_subnormal += subnormal;
+  }
+  std::printf("  all: %lld cases, %lld rescaled, %lld differ, %lld subnormal inputs\n",
+              (long long)total, (long long)total_rescaled, (long long)total_differ,
+              (long long)total_subnormal);
+  EXPECT_EQ(total_differ, 0);
+  EXPECT_GT(total_rescaled, total / 3) << "the sweep should exercise the rescaled path";
+}
+
+// Issue 9's ray scales: the geometry (origin, corners) scaled by 2^kg and the
+// direction by 2^kd, so that the C++ watertight test normalizes the direction
+// (every kd != 0), and redoes far or tiny triangles in double (det or t
+// numerator outside [2^-80, 2^100]); t_max scaled to match, some left infinite
+// (clipped to float's largest), hits whose t overflows float refused.
+TEST(GpuKernels, RayTriangleScaleSweep) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  const int geometry[] = {-60, -36, -20, 0, 20, 36, 60};
+  const int direction[] = {-100, -50, -7, 0, 9, 50, 100};
+  const RayFamily families[] = {RayFamily::random,   RayFamily::edges, RayFamily::vertices,
+                                RayFamily::grazing,  RayFamily::tiny,  RayFamily::far};
+  const std::int64_t per_scale = scaled_count(400, 12);
+  std::printf("\nGLSL watertight ray, geometry x 2^kg, direction x 2^kd: bits != C++ float\n");
+  std::int64_t total = 0, rescaled = 0, differ = 0, subnormal = 0, hits = 0, t_inf = 0;
+  for (const int kg : geometry) {
+    for (const int kd : direction) {
+      Rng rng(9300 + std::uint64_t((kg + 100) * 1000 + kd + 200));
+      std::vector<RayCase> ks;
+      std::vector<Case> cases;
+      for (std::int64_t i = 0; i < per_scale; ++i) {
+        RayCase r = draw_ray(rng, families[std::size_t(i) % std::size(families)]);
+        r.o = times_pow2(r.o, kg), r.a = times_pow2(r.a, kg), r.b = times_pow2(r.b, kg),
+        r.c = times_pow2(r.c, kg), r.d = times_pow2(r.d, kd);
+        if (i % 3 == 0) r.t_max = std::numeric_limits<float>::infinity();
+        else if (std::isfinite(r.t_max)) r.t_max = std::ldexp(r.t_max, kg - kd);
+        ks.push_back(r);
+        Case c;
+        put(c, 0, r.o, 0.0f), put(c, 1, r.d, r.t_max), put(c, 2, r.a), put(c, 3, r.b),
+            put(c, 4, r.c);
+        cases.push_back(c);
+      }
+      const std::vector<Out> wt = run(cases, kWatertight);
+      for (std::size_t i = 0; i < ks.size(); ++i) {
+        const RayCase& r = ks[i];
+        const Rayf rf{r.o, r.d, 0.0f, r.t_max};
+        const RayTriangleHit<float> cpu = ray_triangle_watertight(rf, r.a, r.b, r.c);
+        const Out& o = wt[i];
+        ++total;
+        hits += cpu.hit;
+        t_inf += std::isinf(cpu.t) && cpu.hit;
+        rescaled += cpu_ray_rescales(rf, r.a, r.b, r.c);
+        if (has_subnormal({r.o, r.d, r.a, r.b, r.c})) {
+          ++subnormal;
+          continue;
+        }
+        const bool same = (o.w[0] != 0) == cpu.hit && same_bits(o.f(1), cpu.t) &&
+                          same_bits(o.f(2), cpu.u) && same_bits(o.f(3), cpu.v) &&
+                          (o.w[4] != 0) == cpu.front_face;
+        if (!same && ++differ <= 5)
+          ADD_FAILURE() << "kg " << kg << " kd " << kd << " case " << i << ": GLSL hit "
+                        << o.w[0] << " t " << o.f(1) << " u " << o.f(2) << ", C++ hit " << cpu.hit
+                        << " t " << cpu.t << " u " << cpu.u
+                        << (cpu_ray_rescales(rf, r.a, r.b, r.c) ? " (rescaled path)" : "");
+      }
+    }
+  }
+  std::printf("  %lld cases (%zu x %zu scales), %lld hits, %lld on C++'s rescaled path, %lld "
+              "differ, %lld with subnormal input (not held)\n",
+              (long long)total, std::size(geometry), std::size(direction), (long long)hits,
+              (long long)rescaled, (long long)differ, (long long)subnormal);
+  EXPECT_EQ(differ, 0);
+  EXPECT_EQ(t_inf, 0) << "a hit at an infinite t";
+  EXPECT_GT(rescaled, total / 20) << "the sweep should exercise the rescaled path";
+  EXPECT_GT(hits, total / 10);
+}
+
+// The roundings the rescaled paths end with: prox_to_float (a double to float
+// as C++'s float(x): subnormal results built from their bits, exact halves to
+// even, overflow to inf) and prox_times_pow2 (x 2^e as C++'s times_pow2 /
+// ldexp), on doubles around float's subnormal range, exact halves between
+// subnormals, the overflow threshold, and scalings into and out of it.
+TEST(GpuKernels, RoundingsToFloat) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  Rng rng(77);
+  const std::int64_t n = scaled_count(20000, 400);
+  std::vector<Case> cases;
+  std::vector<double> xs;
+  std::vector<std::pair<float, int>> ps;
+  for (std::int64_t i = 0; i < n; ++i) {
+    double x = 0;
+    switch (i % 6) {
+      case 0: x = std::ldexp(rng.uniform(0.5, 1.0), int(rng.uniform(-152, -120))); break;
+      case 1: x = std::ldexp(std::floor(rng.uniform(0, 1 << 23)) + 0.5, -149); break;  // a half
+      case 2: x = std::ldexp(rng.uniform(0.5, 1.0), int(rng.uniform(120, 130))); break;
+      case 3: x = std::ldexp(1.0, 128) - std::ldexp(1.0, 103) * rng.uniform(0, 2); break;
+      case 4: x = rng.uniform(-4, 4); break;
+      default: x = std::ldexp(rng.uniform(0.5, 1.0), int(rng.uniform(-160, 140))); break;
+    }
+    if (i % 2) x = -x;
+    const float f = float(std::ldexp(rng.uniform(0.5, 1.0), int(rng.uniform(-125, 127))));
+    const int e = int(rng.uniform(-160, 160));
+    xs.push_back(x);
+    ps.emplace_back(f, e);
+    Case c;
+    std::uint32_t w[2];
+    std::memcpy(w, &x, 8);
+    c.v[0][0] = std::bit_cast<float>(w[0]), c.v[0][1] = std::bit_cast<float>(w[1]);
+    c.v[0][2] = f, c.v[0][3] = std::bit_cast<float>(std::uint32_t(e));
+    cases.push_back(c);
+  }
+  const std::vector<Out> outs = run(cases, kRounding);
+  std::int64_t bad = 0, subnormal = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const float want = float(xs[i]);
+    const float want_p = detail::times_pow2(ps[i].first, ps[i].second);
+    subnormal += std::fpclassify(want) == FP_SUBNORMAL;
+    if ((!same_bits(outs[i].f(0), want) || !same_bits(outs[i].f(1), want_p)) && ++bad <= 5)
+      ADD_FAILURE() << "case " << i << ": to_float(" << xs[i] << ") = " << outs[i].f(0)
+                    << " (C++ " << want << "), times_pow2(" << ps[i].first << ", " << ps[i].second
+                    << ") = " << outs[i].f(1) << " (C++ " << want_p << ")";
+  }
+  std::printf("\nGLSL roundings: %lld cases (%lld subnormal results), %lld differ from C++\n",
+              (long long)n, (long long)subnormal, (long long)bad);
+  EXPECT_EQ(bad, 0);
+  EXPECT_GT(subnormal, n / 10);
 }
 
 TEST(GpuKernels, SegmentsBoxesAndNonFiniteInputs) {

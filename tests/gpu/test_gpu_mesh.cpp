@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <string>
 
 #include "gpu_support.hpp"
 #include "mesh/mesh_support.hpp"
@@ -177,6 +178,44 @@ TEST(GpuMesh, ProceduralAndDegenerateTriangles) {
   check_rays(*ctx, torus, query_rays(torus.mesh(), n, 6), "torus");
 }
 
+// Issue 9's range on the GPU: meshes scaled by 2^k (float range: extent
+// >= 2^-50, |coordinate| <= 2^62), so closest point takes the kernel's
+// rescaled double path (edges below 2^-16 or above 2^16) and rays its
+// normalized direction and rescaled det path; ray directions scaled by
+// 2^-100 .. 2^100; queries and ray origins just inside and outside 2^62
+// (outside: a miss, as on the CPU). Every field bit-equal to MeshIndex<float>.
+TEST(GpuMesh, ScaledMeshesAndOutOfRangeQueries) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  const TriangleMesh<double> base = icosphere(2);
+  const std::size_t n = std::size_t(scaled_count(1200, 120));
+  for (const int k : {-40, -24, -17, 0, 17, 24, 40, 58}) {
+    std::vector<Vec3<float>> v;
+    for (const Vec3d& p : base.vertices())
+      v.push_back(Vec3<float>{std::ldexp(float(p[0]), k), std::ldexp(float(p[1]), k),
+                              std::ldexp(float(p[2]), k)});
+    const MeshIndex<float> index(TriangleMesh<float>(std::move(v), base.triangles()));
+    std::vector<Vec3<float>> pts = query_points(index.mesh(), n, 21);
+    const float top = 0x1p62f;
+    for (std::size_t i = 11; i < pts.size(); i += 53) {  // at and beyond the range
+      pts[i][i % 3] = (i / 53) % 2 ? top : std::nextafter(top, 2 * top);
+      if ((i / 53) % 4 == 3) pts[i][i % 3] = -2 * top;
+    }
+    const std::string what = "icosphere x 2^" + std::to_string(k);
+    check_closest(*ctx, index, pts, std::numeric_limits<float>::infinity(), what);
+    std::vector<Ray<float>> rays = query_rays(index.mesh(), n, 22);
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      const int kd = int(i % 5) * 50 - 100;  // -100, -50, 0, 50, 100
+      for (int a = 0; a < 3; ++a) rays[i].direction[a] = std::ldexp(rays[i].direction[a], kd);
+      if (i % 7 == 0) rays[i].t_max = std::ldexp(2.0f, -kd);  // finite, scaled
+    }
+    for (std::size_t i = 13; i < rays.size(); i += 61)
+      rays[i].origin[i % 3] = (i / 61) % 2 ? top : -std::nextafter(top, 2 * top);
+    check_rays(*ctx, index, rays, what);
+  }
+}
+
 TEST(GpuMesh, SignedDistanceAndEmptyMesh) {
   gpu::Context* ctx = nullptr;
   gpu_or_skip(ctx);
@@ -201,6 +240,49 @@ TEST(GpuMesh, SignedDistanceAndEmptyMesh) {
   }
   EXPECT_EQ(bad, 0u);
   EXPECT_GT(inside, 0u);
+
+  // SignedMesh::query with the closest point from the GPU: every method, on a
+  // closed mesh and on one with a border; every field equal to the CPU's.
+  const auto same_f = [](float a, float b) {
+    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+  };
+  const MeshIndex<float> open_mesh(to_float(cgal_mesh("mesh_with_border.off")));
+  gpu::MeshIndexGpu go(*ctx, open_mesh);
+  for (const MeshIndex<float>* ix : {&index, &open_mesh}) {
+    gpu::MeshIndexGpu& gi = ix == &index ? g : go;
+    const auto q = with_bad_points(query_points(ix->mesh(), std::size_t(scaled_count(600, 100)), 13));
+    for (const SignMethod method : {SignMethod::automatic, SignMethod::pseudonormal,
+                                    SignMethod::parity, SignMethod::winding}) {
+      const SignedMesh<MeshIndex<float>> sm(*ix, SignOptions{method, 3});
+      for (const float radius : {std::numeric_limits<float>::infinity(), 0.05f}) {
+        std::vector<SignedClosestPoint<float>> so(q.size());
+        gi.signed_closest_point(sm, q, so, radius);
+        std::size_t differ = 0, signed_in = 0;
+        for (std::size_t i = 0; i < q.size(); ++i) {
+          const SignedClosestPoint<float> c = sm.query(q[i], radius);
+          const SignedClosestPoint<float>& o = so[i];
+          signed_in += c.found() && c.inside();
+          const bool same = o.closest.triangle == c.closest.triangle &&
+                            same_f(o.closest.sq_distance, c.closest.sq_distance) &&
+                            same_f(o.signed_distance, c.signed_distance) &&
+                            same_f(o.winding_number, c.winding_number) &&
+                            o.inside_votes == c.inside_votes && o.votes == c.votes &&
+                            o.method == c.method && o.confidence == c.confidence;
+          if (!same && ++differ <= 5)
+            ADD_FAILURE() << to_string(method) << " r " << radius << " point " << i << ": gpu "
+                          << o.signed_distance << " (" << to_string(o.confidence) << "), cpu "
+                          << c.signed_distance << " (" << to_string(c.confidence) << ")";
+        }
+        EXPECT_EQ(differ, 0u) << to_string(method);
+        if (ix == &index) {
+          EXPECT_GT(signed_in, 0u) << to_string(method);
+        }
+      }
+    }
+  }
+  const SignedMesh<MeshIndex<float>> other(open_mesh);
+  std::vector<SignedClosestPoint<float>> so(pts.size());
+  EXPECT_THROW(g.signed_closest_point(other, pts, so), std::invalid_argument);
 
   const MeshIndex<float> empty{TriangleMesh<float>{}};
   gpu::MeshIndexGpu e(*ctx, empty);

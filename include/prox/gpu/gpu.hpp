@@ -10,8 +10,11 @@
 // Vulkan's default) may differ on values below 2^-126. docs/gpu.md says more.
 // Queries whose traversal would overflow the shader's fixed stack are
 // answered on the CPU (cpu_fallbacks() counts them).
-// signed_distance: distances on the GPU, signs from the CPU's winding number
-// (MeshIndex::signed_distance's rule): there is no GPU winding pass yet.
+// Signs come from the CPU: signed_distance is MeshIndex::signed_distance
+// (GPU distance, the CPU's winding number with its rule), signed_closest_point
+// is SignedMesh::query (GPU closest point, SignedMesh::sign by the SignedMesh's
+// method: pseudonormal, parity or winding), each equal to its CPU twin field
+// for field. There is no GPU sign pass yet (docs/gpu.md).
 //
 // The Vulkan loader (libvulkan.so.1) is opened at run time: a program linked
 // with prox::gpu starts on machines without Vulkan, and Context() throws
@@ -31,6 +34,7 @@
 #include "prox/core/vec.hpp"
 #include "prox/mesh/mesh_index.hpp"
 #include "prox/mesh/results.hpp"
+#include "prox/mesh/sign.hpp"
 
 namespace prox::gpu {
 
@@ -97,9 +101,17 @@ class MeshIndexGpu {
   void first_hit(std::span<const Ray<float>> rays, std::span<MeshRayHit<float>> out);
   /// out[i] = index.any_hit(rays[i]) (1 or 0).
   void any_hit(std::span<const Ray<float>> rays, std::span<std::uint8_t> out);
-  /// Distances from the GPU, signs from the CPU winding number (see the file comment).
+  /// out[i] = index.signed_distance(points[i]): distances from the GPU, the
+  /// winding number (and so the sign) from the CPU.
   void signed_distance(std::span<const Vec3<float>> points,
                        std::span<MeshSignedDistance<float>> out);
+  /// out[i] = signer.query(points[i], max_distance): the closest point from the
+  /// GPU, signed on the CPU by signer.sign (its method, confidence, votes).
+  /// signer must wrap this object's MeshIndex (std::invalid_argument otherwise).
+  void signed_closest_point(const SignedMesh<MeshIndex<float>>& signer,
+                            std::span<const Vec3<float>> points,
+                            std::span<SignedClosestPoint<float>> out,
+                            float max_distance = ScalarTraits<float>::infinity());
 
   /// Seconds the upload (buffers, copies) took.
   double upload_seconds() const { return upload_seconds_; }
