@@ -2,6 +2,10 @@
 #include "render.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <cmath>
 #include <numbers>
 #include <vector>
@@ -9,6 +13,8 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "prox/mesh/batch.hpp"
+#include "prox/mesh/sign.hpp"
+#include "prox/primitives/closest_point_triangle.hpp"
 #include "prox/planar/field.hpp"
 
 #include <fmt/format.h>
@@ -110,24 +116,36 @@ Camera make_camera(const Box3<double>& bounds, const Vec3d& view, int width, int
   return look_at(center, view, diag, width, height, vfov_degrees);
 }
 
-Camera look_at(const Vec3d& target, const Vec3d& view, double distance, int width, int height,
-               double vfov_degrees) {
+namespace {
+
+// The one camera builder: eye, unit forward, focus, and an up hint not parallel
+// to forward; right and up scaled by tan(vfov / 2) (right also by the aspect).
+Camera frame(const Vec3d& eye, const Vec3d& forward, double focus, const Vec3d& right_unit,
+             int width, int height, double vfov_degrees) {
   Camera c;
   c.width = width;
   c.height = height;
-  const Vec3d dir = unit(view);
-  c.focus = distance;
-  c.eye = target + dir * distance;
-  c.forward = -dir;
-  Vec3d up_hint{0, 1, 0};
-  if (std::abs(dir[1]) > 0.999 * std::sqrt(squared_norm(dir))) up_hint = Vec3d{0, 0, dir[1] > 0 ? -1.0 : 1.0};
-  const Vec3d right = unit(cross(c.forward, up_hint));
-  const Vec3d up = cross(right, c.forward);
+  c.eye = eye;
+  c.focus = focus;
+  c.forward = forward;
+  const Vec3d up = cross(right_unit, forward);
   const double tan_half = std::tan(vfov_degrees * std::numbers::pi / 360.0);
   const double aspect = static_cast<double>(width) / height;
-  c.right = right * (tan_half * aspect);
+  c.right = right_unit * (tan_half * aspect);
   c.up = up * tan_half;
   return c;
+}
+
+}  // namespace
+
+Camera look_at(const Vec3d& target, const Vec3d& view, double distance, int width, int height,
+               double vfov_degrees) {
+  const Vec3d dir = unit(view);
+  const Vec3d forward = -dir;
+  Vec3d up_hint{0, 1, 0};
+  if (std::abs(dir[1]) > 0.999 * std::sqrt(squared_norm(dir))) up_hint = Vec3d{0, 0, dir[1] > 0 ? -1.0 : 1.0};
+  return frame(target + dir * distance, forward, distance, unit(cross(forward, up_hint)), width,
+               height, vfov_degrees);
 }
 
 Vec3d parse_point(const std::string& text, const std::string& option) {
@@ -144,23 +162,12 @@ Camera look_at_camera(const Vec3d& eye, const Vec3d& target, const Vec3d& up_hin
   const Vec3d view = target - eye;
   const double dist = std::sqrt(squared_norm(view));
   if (!(dist > 0) || !std::isfinite(dist)) throw UsageError("--eye and --target must differ");
-  Camera c;
-  c.width = width;
-  c.height = height;
-  c.eye = eye;
-  c.focus = dist;
-  c.forward = view / dist;
-  const Vec3d r = cross(c.forward, up_hint);
+  const Vec3d forward = view / dist;
+  const Vec3d r = cross(forward, up_hint);
   const double rl = std::sqrt(squared_norm(r));
   if (!(rl > 1e-12 * std::sqrt(squared_norm(up_hint))) || !(rl > 0))
     throw UsageError("--up must not be parallel to the view direction (or zero)");
-  const Vec3d right = r / rl;
-  const Vec3d up = cross(right, c.forward);
-  const double tan_half = std::tan(vfov_degrees * std::numbers::pi / 360.0);
-  const double aspect = static_cast<double>(width) / height;
-  c.right = right * (tan_half * aspect);
-  c.up = up * tan_half;
-  return c;
+  return frame(eye, forward, dist, r / rl, width, height, vfov_degrees);
 }
 
 RenderBuffers cast_camera(const MeshIndex<double>& index, const Camera& camera, int threads) {
@@ -218,28 +225,68 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMo
 
 namespace {
 
-// The closest points of a grid of plane samples, row by row: each pixel's
-// search is bounded by its left neighbour's distance plus their separation
-// (|d(p) - d(q)| <= |p - q|), so most traversals stop early; the bound is
-// never below the true distance, so every answer is the unbounded one.
-std::vector<MeshClosestPoint<double>> plane_closest(const MeshIndex<double>& index,
-                                                    const std::vector<Vec3d>& points, int width,
-                                                    int height, const BatchOptions& batch) {
-  std::vector<MeshClosestPoint<double>> out(points.size());
-  const auto w = static_cast<std::size_t>(width);
-  batch_for_each(static_cast<std::size_t>(height), batch, [&](std::size_t y) {
-    double prev = ScalarTraits<double>::infinity();
-    for (std::size_t x = 0; x < w; ++x) {
-      const std::size_t i = y * w + x;
-      double bound = ScalarTraits<double>::infinity();
-      if (x > 0 && std::isfinite(prev)) {
-        const double step = std::sqrt(squared_norm(points[i] - points[i - 1]));
-        bound = (prev + step) * (1 + 1e-9) + 1e-300;
+// The slice's values, row-major, in blocks of kRows rows run in parallel.
+// Inside a block every pixel starts from a neighbour's answer (its left
+// neighbour; a row's first pixel, the one above): |d(p) - d(q)| <= |p - q|, so
+// the neighbour's distance plus their separation bounds the search, and so does
+// the distance from p to the neighbour's closest triangle, which is usually far
+// tighter (the bounds of prox/mesh/sdf_grid.hpp, widened by 1e-12 relative).
+// A bound is never below the true distance, and a search that misses is run
+// again unbounded, so every pixel is the unbounded query's answer, bit for bit.
+// The sign (optional) is SignedMesh::sign of that closest point.
+// (signed_distance_grid itself does not fit: its grids are axis-aligned and
+// signed, parallel by z-planes; the slice faces any camera, unsigned by default.)
+std::vector<double> slice_values(const MeshIndex<double>& index,
+                                 const SignedMesh<MeshIndex<double>>* sm,
+                                 const std::vector<Vec3d>& points, int width, int height,
+                                 const BatchOptions& batch, const std::string& label) {
+  constexpr std::size_t kRows = 8;
+  constexpr double kWiden = 1.0 + 1e-12;
+  const auto w = static_cast<std::size_t>(width), h = static_cast<std::size_t>(height);
+  std::vector<double> out(points.size(), ScalarTraits<double>::quiet_nan());
+  const TriangleMesh<double>& mesh = index.mesh();
+  const std::size_t blocks = (h + kRows - 1) / kRows;
+  Progress progress(label, points.size());
+  std::atomic<std::size_t> done{0};
+  std::mutex progress_lock;
+  BatchOptions per_block = batch;
+  per_block.grain = 1;
+  batch_for_each(blocks, per_block, [&](std::size_t block) {
+    std::vector<double> dist(w, ScalarTraits<double>::infinity());
+    std::vector<std::int32_t> tri(w, -1);
+    const std::size_t y0 = block * kRows, y1 = std::min(h, y0 + kRows);
+    for (std::size_t y = y0; y < y1; ++y) {
+      for (std::size_t x = 0; x < w; ++x) {
+        const std::size_t i = y * w + x;
+        const Vec3d& p = points[i];
+        // The neighbour: left, or (first pixel of a row) the one above.
+        const bool left = x > 0, above = x == 0 && y > y0;
+        double r = ScalarTraits<double>::infinity();
+        if (left || above) {
+          const std::size_t q = left ? i - 1 : i - w;
+          const std::size_t slot = left ? x - 1 : 0;
+          if (tri[slot] >= 0) {
+            const double step = std::sqrt(squared_norm(p - points[q])) * kWiden;
+            r = (dist[slot] + step) * kWiden + 1e-300;
+            const auto t = std::size_t(tri[slot]);
+            const double sq =
+                closest_point_triangle(p, mesh.corner(t, 0), mesh.corner(t, 1), mesh.corner(t, 2))
+                    .sq_distance;
+            r = std::min(r, std::sqrt(sq) * kWiden + 1e-300);
+          }
+        }
+        MeshClosestPoint<double> cp = index.closest_point(p, r);
+        if (!cp.found() && std::isfinite(r)) cp = index.closest_point(p);  // never trust a miss
+        dist[x] = cp.found() ? std::sqrt(cp.sq_distance) : ScalarTraits<double>::infinity();
+        tri[x] = cp.triangle;
+        if (!cp.found()) continue;
+        out[i] = sm ? sm->sign(p, cp).signed_distance : dist[x];
       }
-      MeshClosestPoint<double> r = index.closest_point(points[i], bound);
-      if (!r.found() && std::isfinite(bound)) r = index.closest_point(points[i]);
-      out[i] = r;
-      prev = r.found() ? std::sqrt(r.sq_distance) : ScalarTraits<double>::infinity();
+      const std::size_t now = done.fetch_add(w) + w;
+      if (progress_lock.try_lock()) {  // Progress is one thread's at a time
+        progress.update(now);
+        progress_lock.unlock();
+      }
     }
   });
   return out;
@@ -274,18 +321,15 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, const Re
       for (int x = 0; x < camera.width; ++x)
         points[static_cast<std::size_t>(y) * static_cast<std::size_t>(camera.width) + static_cast<std::size_t>(x)] =
             camera.ray(x, y).at(depth);
-    std::vector<MeshClosestPoint<double>> out;
-    {
-      Progress progress(label, n);
-      out = plane_closest(index, points, camera.width, camera.height, batch);
-    }
-    std::vector<MeshSignedDistance<double>> sd(options.signed_distance ? n : 0);
+    std::unique_ptr<SignedMesh<MeshIndex<double>>> sm;
     if (options.signed_distance) {
-      in_blocks(n, label + " (sign)", [&](std::size_t b, std::size_t e) {
-        signed_distances(index, std::span<const Vec3d>(points).subspan(b, e - b),
-                         std::span<MeshSignedDistance<double>>(sd).subspan(b, e - b), batch);
-      });
+      sm = std::make_unique<SignedMesh<MeshIndex<double>>>(index);
+      if (sm->method() == SignMethod::none)
+        throw std::runtime_error("the mesh has no inside (" + sm->diagnostics().verdict() +
+                                 "): --signed is undefined; drop it for the unsigned slice");
     }
+    std::vector<double> values =
+        slice_values(index, sm.get(), points, camera.width, camera.height, batch, label);
     planar::FieldOptions field;
     field.part = options.signed_distance ? planar::Part::solid : planar::Part::boundary;
     const double pixel = 2.0 * std::sqrt(squared_norm(camera.up)) * depth / camera.height;
@@ -295,11 +339,10 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, const Re
     field.band_width = 1.0;
     double lo = ScalarTraits<double>::infinity(), hi = -ScalarTraits<double>::infinity();
     for (std::size_t i = 0; i < n; ++i) {
-      double d = std::sqrt(out[i].sq_distance);
-      if (options.signed_distance) d = sd[i].signed_distance;
+      const double d = values[i];
       const int x = static_cast<int>(i % static_cast<std::size_t>(camera.width));
       const int y = static_cast<int>(i / static_cast<std::size_t>(camera.width));
-      if (out[i].found() && std::isfinite(d)) {
+      if (std::isfinite(d)) {
         lo = std::min(lo, d);
         hi = std::max(hi, d);
         image.set(x, y, planar::field_color(d, field));
@@ -324,10 +367,15 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, const Re
     if (stats) {
       stats->min_distance = hits ? lo : 0;
       stats->max_distance = hits ? hi : 0;
+      if (sm) stats->sign_method = to_string(sm->method());
+      stats->distances = std::move(values);
     }
     if (legend) {
       legend->what = fmt::format("{} distance on the plane {} from the eye{} · bands every {}",
-                                 options.signed_distance ? "signed (negative inside)" : "unsigned",
+                                 options.signed_distance
+                                     ? fmt::format("signed (negative inside, {} sign)",
+                                                   to_string(sm->method()))
+                                     : std::string("unsigned"),
                                  label_number(depth),
                                  options.silhouette ? " · outline: the mesh" : "",
                                  label_number(field.band_spacing));

@@ -7,11 +7,12 @@
 // rays through pixel centres, row 0 at the top. Ray directions are
 // forward + sx * right + sy * up with |forward| = 1, so a hit's t is its depth
 // along the view axis.
-// Modes: depth (grey by rank among hit depths: nearest white, farthest dark), normal (face normal as colour, lit from
-// the eye), id (a colour hashed from the triangle id), distance (unsigned
-// closest-point distance on the plane through the centre facing the camera,
-// coloured like `prox field2d`: glow, a band every 1/16 of the diagonal, white
-// where the plane cuts the surface).
+// Modes: depth (grey linear in depth: nearest hit white, farthest dark), normal
+// (face normal as colour, lit from the eye), id (a colour hashed from the
+// triangle id), distance (the exact closest-point distance, or with
+// signed_distance SignedMesh's signed one, on the plane through the target
+// facing the camera, coloured like `prox field2d`: glow, a band every 1/16 of
+// the diagonal, white where the plane cuts the surface).
 #pragma once
 
 #include <cstdint>
@@ -64,6 +65,11 @@ struct RenderStats {
   std::size_t hits = 0;  ///< pixels that hit the mesh (all pixels in distance mode)
   double min_distance = 0, max_distance = 0;  ///< distance mode: over the plane's pixels
   double min_depth = 0, max_depth = 0;        ///< hit t over the pixels that hit
+  /// Distance mode: each pixel's value, row-major: the distance from the pixel's
+  /// point camera.ray(x, y).at(focus - offset) to the mesh (with --signed,
+  /// SignedMesh's signed distance), exactly the unbounded query's; NaN for none.
+  std::vector<double> distances;
+  std::string sign_method;  ///< distance mode with signed_distance: the method used
 };
 
 /// What each pixel's camera ray hits, row-major (row 0 at the top): t (the
@@ -87,7 +93,7 @@ Image render_mesh(const MeshIndex<double>& index, const Camera& camera, RenderMo
 struct RenderOptions {
   RenderMode mode = RenderMode::normal;
   int threads = 0;
-  bool signed_distance = false;  ///< distance mode: negative inside (winding number), diverging colours
+  bool signed_distance = false;  ///< distance mode: negative inside (SignedMesh, method auto), diverging colours
   double offset = 0;             ///< distance mode: the plane this far from the target, toward the eye
   bool silhouette = true;        ///< distance mode: the mesh's outline drawn faintly
 };

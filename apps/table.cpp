@@ -190,4 +190,33 @@ void write_table(Table& table, const TableOptions& o,
   out.commit();
 }
 
+Table samples_table(const SurfaceSamples<double>& samples, const std::vector<double>* distances) {
+  Table t;
+  const char* axes[3] = {"x", "y", "z"};
+  Column* p[3];
+  for (int a = 0; a < 3; ++a)
+    p[a] = &t.add(axes[a], ColumnType::f64, std::string("sample's ") + axes[a]);
+  Column& tri = t.add("triangle", ColumnType::i64, "triangle holding the sample");
+  const char* weights[3] = {"w0", "w1", "w2"};
+  Column* w[3];
+  for (int k = 0; k < 3; ++k)
+    w[k] = &t.add(weights[k], ColumnType::f64,
+                  std::string("weight of the triangle's corner ") + char('0' + k));
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    for (int a = 0; a < 3; ++a) {
+      p[a]->real.push_back(samples.points[i][a]);
+      w[a]->real.push_back(samples.bary[i][a]);
+    }
+    tri.integer.push_back(static_cast<std::int64_t>(samples.triangles[i]));
+  }
+  if (distances) t.add("distance", ColumnType::f64, "distance to the other mesh").real = *distances;
+  return t;
+}
+
+SampleMethod parse_sample_method(const std::string& text, const std::string& option) {
+  if (text == "uniform") return SampleMethod::uniform;
+  if (text == "stratified") return SampleMethod::stratified;
+  throw UsageError(option + " must be uniform or stratified, not '" + text + "'");
+}
+
 }  // namespace prox::cli

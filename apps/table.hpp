@@ -28,6 +28,7 @@
 
 #include "common.hpp"
 #include "prox/io/npy.hpp"
+#include "prox/mesh/sample_surface.hpp"
 
 namespace prox::cli {
 
@@ -84,5 +85,16 @@ void add_table_options(CLI::App& app, TableOptions& o, const std::string& names)
 /// Selects, converts and writes the table as the options say, then commits.
 void write_table(Table& table, const TableOptions& o,
                  const std::function<void(io::NpzWriter&)>& npz_extra = {});
+
+/// Surface samples as a table: x, y, z, triangle (int64), w0, w1, w2 (the
+/// weights of the triangle's corners 0, 1, 2), and `distance` when given
+/// (one per sample); `prox sample` and `prox hausdorff` write it.
+Table samples_table(const SurfaceSamples<double>& samples,
+                    const std::vector<double>* distances = nullptr);
+/// The column names of samples_table, for --columns' help.
+inline constexpr const char* kSampleColumns = "x,y,z,triangle,w0,w1,w2";
+
+/// "uniform" | "stratified" (UsageError naming `option` otherwise).
+SampleMethod parse_sample_method(const std::string& text, const std::string& option);
 
 }  // namespace prox::cli

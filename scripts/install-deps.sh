@@ -10,7 +10,6 @@ packages=(
   libtbb-dev                                   # thread pool for batches and builds
   libfmt-dev libcli11-dev                      # the prox command
   libpng-dev                                   # PNG pictures
-  zlib1g-dev                                   # crc32 of .npz members (prox sdf)
   libtinyobjloader-dev                         # OBJ reader
   libembree-dev libcgal-dev                    # peers in the benchmark
   libcgal-demo                                 # ships data.tar.gz: real meshes for tests

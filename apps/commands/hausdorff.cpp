@@ -11,10 +11,12 @@
 // --tolerance T: the wanted width of the certified interval; a number is
 // absolute (mesh units), a number followed by d (1e-4d) is relative to the
 // diagonal. -o FILE.ply: A coloured by the distance of each vertex to B (see
-// apps/distance_colour.hpp); -o FILE.npy: A's samples, float64 (N, 8) columns
-// x, y, z, triangle, w0, w1, w2, distance to B. --picture FILE.png: A rendered
-// with that colouring and a colour bar.
+// apps/distance_colour.hpp); -o FILE.npy|.npz|.csv: A's samples as a prox
+// table (apps/table.hpp), columns x, y, z, triangle, w0, w1, w2, distance to B
+// (.npy: float64 (N, 8)), chosen with --columns. --picture FILE.png: A
+// rendered with that colouring and a colour bar.
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -29,6 +31,7 @@
 #include "prox/mesh/hausdorff.hpp"
 #include "prox/mesh/sample_surface.hpp"
 #include "render.hpp"
+#include "table.hpp"
 
 namespace prox::cli {
 namespace {
@@ -84,7 +87,8 @@ std::string point(const Vec3d& p) { return fmt::format("({:.6g}, {:.6g}, {:.6g})
 Runner setup_hausdorff(CLI::App& app) {
   struct Options {
     std::string a, b, out, picture, tolerance = "1e-4d", size = "800x600", view = "+z",
-                                    method = "stratified";
+                                    method = "stratified", columns;
+    bool float32 = false;
     std::size_t samples = 100000;
     std::uint64_t seed = 1;
     int threads = 0, bins = 10;
@@ -105,7 +109,12 @@ Runner setup_hausdorff(CLI::App& app) {
   app.add_option("--bins", o->bins, "histogram bins")->check(CLI::Range(1, 1000))->capture_default_str();
   app.add_option("-o,--output", o->out,
                  ".ply: A with per-vertex quality = distance to B and viridis colour; "
-                 ".npy: A's samples (N, 8): x, y, z, triangle, w0, w1, w2, distance");
+                 ".npy, .npz or .csv: A's samples (.npy: float64 (N, 8)): x, y, z, triangle, "
+                 "w0, w1, w2, distance");
+  app.add_option("--columns", o->columns,
+                 "with -o .npy/.npz/.csv: comma-separated sample columns to write, in order, from: " +
+                     std::string(kSampleColumns) + ",distance");
+  app.add_flag("--float32", o->float32, "with -o .npy/.npz/.csv: store the samples as float32");
   app.add_option("--picture", o->picture, ".png: A rendered coloured by distance to B, with a colour bar");
   app.add_option("--size", o->size, "picture size WIDTHxHEIGHT")->capture_default_str();
   app.add_option("--view", o->view, "picture view direction (as prox render)")->capture_default_str();
@@ -117,16 +126,19 @@ Runner setup_hausdorff(CLI::App& app) {
     parse_tolerance(o->tolerance, ho);
     ho.threads = o->threads;
     const std::string ext = lower_extension(o->out);
-    if (!o->out.empty() && ext != ".ply" && ext != ".npy")
-      throw UsageError("-o must name a .ply or .npy file, not '" + o->out + "'");
+    const bool table_out = ext == ".npy" || ext == ".npz" || ext == ".csv";
+    if (!o->out.empty() && ext != ".ply" && !table_out)
+      throw UsageError("-o must name a .ply, .npy, .npz or .csv file, not '" + o->out + "'");
     if (!o->picture.empty() && lower_extension(o->picture) != ".png")
       throw UsageError("--picture must name a .png file, not '" + o->picture + "'");
-    if (o->method != "uniform" && o->method != "stratified")
-      throw UsageError("--sampling must be uniform or stratified, not '" + o->method + "'");
-    if (ext == ".npy" && o->samples == 0) throw UsageError("-o .npy needs --samples > 0");
+    const SampleMethod method = parse_sample_method(o->method, "--sampling");
+    if (table_out && o->samples == 0) throw UsageError("-o " + ext + " needs --samples > 0");
+    if ((!o->columns.empty() || o->float32) && !table_out)
+      throw UsageError("--columns and --float32 are for -o .npy, .npz or .csv (the samples)");
+    const std::vector<double> no_distances;
+    samples_table({}, &no_distances).select(o->columns);  // an unknown column: before the work
     const auto size = parse_size(o->size);
     const Vec3d view = parse_view(o->view);
-    const SampleMethod method = o->method == "uniform" ? SampleMethod::uniform : SampleMethod::stratified;
 
     LoadedMesh ma = load_mesh(o->a, o->threads), mb = load_mesh(o->b, o->threads);
     const TriangleMesh<double>& a = ma.index->mesh();
@@ -207,23 +219,26 @@ Runner setup_hausdorff(CLI::App& app) {
       std::vector<Vec3d> verts = a.vertices();
       const std::vector<double> vd = sample_distances(std::span<const Vec3d>(verts), *mb.index, o->threads);
       write_quality_ply(o->out, a, vd, h.forward.upper);
-    } else if (ext == ".npy") {
-      std::vector<double> arr;
-      arr.reserve(sa.size() * 8);
-      for (std::size_t i = 0; i < sa.size(); ++i)
-        arr.insert(arr.end(), {sa.points[i][0], sa.points[i][1], sa.points[i][2],
-                               double(sa.triangles[i]), sa.bary[i][0], sa.bary[i][1], sa.bary[i][2],
-                               da[i]});
-      io::AtomicFile f(o->out);
-      io::write_npy(f.stream(), arr.data(), {sa.size(), 8});
-      f.commit();
+    } else if (table_out) {
+      Table t = samples_table(sa, &da);
+      TableOptions to;
+      to.out = o->out;
+      to.columns = o->columns;
+      to.float32 = o->float32;
+      write_table(t, to);
     }
     if (!o->picture.empty()) {
       const Camera camera = make_camera(a.bounds(), view, size.first, size.second);
       const MeshIndex<double>& ib = *mb.index;
+      const std::vector<std::string> caption{
+          fmt::format("{} coloured by the distance of each visible point to {} · A -> B max <= {}",
+                      std::filesystem::path(o->a).filename().string(),
+                      std::filesystem::path(o->b).filename().string(),
+                      label_number(h.forward.upper)),
+          fmt::format("Hausdorff (symmetric) {} · view {}", bracket(h.lower, h.upper), o->view)};
       const Image img = render_distance_picture(
           *ma.index, camera, [&](const Vec3d& p) { return std::sqrt(ib.closest_point(p).sq_distance); },
-          h.forward.upper, o->threads);
+          h.forward.upper, o->threads, caption, "distance to B, mesh units (A -> B upper bound at the top)");
       write_png(o->picture, img);
     }
     return 0;

@@ -415,21 +415,7 @@ class Magnet {
                  12, window_.height() - 26, kGrey);
   }
 
-  void draw_help() {
-    const double w = 560, h = 26 + 20.0 * std::size(kHelp);
-    const double x = (window_.width() - w) / 2, y = (window_.height() - h) / 2;
-    window_.rect(x, y, w, h, Color{10, 12, 16, 225}, true);
-    window_.rect(x, y, w, h, kSilver, false);
-    double ty = y + 12;
-    double key_column = 0;
-    for (const auto& entry : kHelp)
-      key_column = std::max(key_column, static_cast<double>(window_.text_size(entry.first).first) + 16);
-    for (const auto& [keys, what] : kHelp) {
-      window_.text(keys, x + 16, ty, kText);
-      window_.text(what, x + 16 + key_column, ty, kText);
-      ty += 20;
-    }
-  }
+  void draw_help() { gui::draw_help(window_, kHelp, 560, Color{10, 12, 16, 225}, kSilver, kText); }
 
   void print_readout(const Vec2d& p) {
     std::ostringstream s;
@@ -447,10 +433,7 @@ class Magnet {
         s << fmt::format(" raw_t={:.4f} clamped_t={:.4f}", a.raw_t, std::clamp(a.raw_t, 0.0, 1.0));
       s << "\n";
     }
-    if (s.str() != last_readout_) {
-      last_readout_ = s.str();
-      std::cout << last_readout_ << std::flush;
-    }
+    gui::print_if_changed(s.str(), last_readout_);
   }
 };
 
@@ -458,35 +441,24 @@ class Magnet {
 
 Runner setup_magnet(CLI::App& app) {
   struct Options {
-    std::string scene, script, screenshot, font;
+    std::string scene;
+    gui::GuiOptions gui;
     double scale = 0;
-    bool readout = false, stay = false, hidden = false, field = false, solid = false;
+    bool field = false, solid = false;
   };
   auto o = std::make_shared<Options>();
   app.add_option("SCENE", o->scene, "2D scene file (as `prox field2d` reads); default: seed 004's four shapes");
-  app.add_option("--script", o->script,
-                 "play mouse moves, clicks, drags, wheel turns and keys from FILE (docs/cli.md), then exit");
-  app.add_option("--screenshot", o->screenshot, "write the last frame to OUT.png, then exit");
-  app.add_flag("--stay", o->stay, "keep the window open after --script / --screenshot");
-  app.add_flag("--readout", o->readout,
-               "print the readout on stdout after every change, one 'magnet shape=...' line per shape");
-  app.add_flag("--hidden", o->hidden, "no visible window (SDL's offscreen driver; with --script)");
+  gui::add_gui_options(app, o->gui,
+                       "print the readout on stdout after every change, one 'magnet shape=...' line per shape");
   app.add_flag("--solid", o->solid, "start with solid shapes (as if S was pressed)");
   app.add_flag("--field", o->field, "start with the distance field shown (as if F was pressed)");
   app.add_option("--scale", o->scale, "scene units per window pixel (default: fit the canvas in 1600x1000)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--font", o->font, "TrueType font for the text (default: DejaVu Sans)");
+  app.add_option("--font", o->gui.font, "TrueType font for the text (default: DejaVu Sans)");
   app.footer("Keys: S solid/boundary, F field, P pin, drag a shape to move it, H help, F12/W screenshot, Esc quit.\n"
              "Example: prox magnet --script steps.txt --screenshot magnet.png");
   return [o]() {
-    if (!o->screenshot.empty() && lower_extension(o->screenshot) != ".png") {
-      throw UsageError("--screenshot must name a .png file, not '" + o->screenshot + "'");
-    }
-    if (o->hidden && o->script.empty() && o->screenshot.empty()) {
-      throw UsageError("--hidden needs --script or --screenshot (nobody could see the window)");
-    }
-    const std::vector<gui::Input> script = o->script.empty() ? std::vector<gui::Input>{}
-                                                             : gui::load_script(o->script);
+    const std::vector<gui::Input> script = gui::check_gui_options(o->gui);
     planar::Scene scene = o->scene.empty() ? planar::default_scene() : planar::load_scene(o->scene);
     for (const Shape& s : scene.shapes) (void)planar::closest(Vec2d{0, 0}, s, Part::boundary);  // validates
     const double scale = o->scale > 0 ? o->scale
@@ -495,10 +467,10 @@ Runner setup_magnet(CLI::App& app) {
     w.title = o->scene.empty() ? std::string("prox magnet") : "prox magnet: " + o->scene;
     w.width = std::max(64, static_cast<int>(std::lround(scene.width / scale)));
     w.height = std::max(64, static_cast<int>(std::lround(scene.height / scale)));
-    w.font = o->font;
-    w.hidden = o->hidden;
+    w.font = o->gui.font;
+    w.hidden = o->gui.hidden;
     gui::Window window(w);
-    Magnet magnet(std::move(scene), window, scale, o->readout);
+    Magnet magnet(std::move(scene), window, scale, o->gui.readout);
     for (const auto& [on, key] : {std::pair{o->solid, SDLK_s}, std::pair{o->field, SDLK_f}}) {
       if (!on) continue;
       gui::Input press;
@@ -506,11 +478,7 @@ Runner setup_magnet(CLI::App& app) {
       press.keycode = key;
       magnet.handle(press);
     }
-    gui::LoopHooks hooks;
-    hooks.handle = [&](const gui::Input& in) { return magnet.handle(in); };
-    hooks.frame = [&](bool full) { magnet.frame(full); };
-    hooks.busy = [&] { return magnet.busy(); };
-    gui::run_loop(window, script, !o->stay, o->screenshot, hooks);
+    gui::run_app(window, magnet, script, o->gui);
     return 0;
   };
 }

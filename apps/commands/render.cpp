@@ -29,7 +29,7 @@ Runner setup_render(CLI::App& app) {
   struct Options {
     std::string mesh, out, size = "800x600", view = "+z", mode = "normal";
     std::string eye, target, up = "0,1,0";
-    std::string out_depth, out_ids, out_normals, rays, plane;
+    std::string out_depth, out_ids, out_normals, out_distance, rays, plane;
     double fov = 60, offset = 0;
     bool signed_distance = false, plain = false;
     int threads = 0;
@@ -55,8 +55,8 @@ Runner setup_render(CLI::App& app) {
   app.add_option("--offset", o->offset,
                  "distance mode: move the slice this far toward the eye (mesh units)");
   app.add_flag("--signed", o->signed_distance,
-               "distance mode: signed distance (negative inside, by the winding number), inside "
-               "and outside coloured apart");
+               "distance mode: signed distance (negative inside; the sign as `prox closest "
+               "--signed` gives it, method auto), inside and outside coloured apart");
   app.add_flag("--plain", o->plain,
                "the picture alone, exactly --size (no caption or colour bar)");
   app.add_option("--fov", o->fov, "vertical field of view, degrees")->capture_default_str();
@@ -72,6 +72,9 @@ Runner setup_render(CLI::App& app) {
   app.add_option("--out-normals", o->out_normals,
                  "also write each pixel's unit geometric normal as float64 (H, W, 3) .npy, NaN "
                  "for background");
+  app.add_option("--out-distance", o->out_distance,
+                 "distance mode: also write each pixel's (signed) distance on the slice as "
+                 "float64 (H, W) .npy, NaN where there is none");
   app.add_option("--rays", o->rays,
                  "also write the camera rays as float64 (H*W, 6) .npy (origin, direction; row "
                  "y*W + x is pixel x, y), for `prox raycast`");
@@ -86,16 +89,18 @@ Runner setup_render(CLI::App& app) {
     check_npy(o->out_ids, "--out-ids");
     check_npy(o->out_normals, "--out-normals");
     check_npy(o->rays, "--rays");
+    check_npy(o->out_distance, "--out-distance");
     const bool want_buffers = !o->out_depth.empty() || !o->out_ids.empty() || !o->out_normals.empty();
-    if (!want_picture && !want_buffers && o->rays.empty())
-      throw UsageError("nothing to write: give -o OUT.png, --out-depth, --out-ids, --out-normals "
-                       "or --rays");
+    if (!want_picture && !want_buffers && o->rays.empty() && o->out_distance.empty())
+      throw UsageError("nothing to write: give -o OUT.png, --out-depth, --out-ids, --out-normals, "
+                       "--out-distance or --rays");
     const auto [w, h] = parse_size(o->size);
     const RenderMode mode = parse_render_mode(o->mode);
     if (!(o->fov > 0 && o->fov < 180))
       throw UsageError("--fov must be between 0 and 180 degrees (exclusive)");
-    if ((o->signed_distance || !o->plane.empty() || o->offset != 0) && mode != RenderMode::distance)
-      throw UsageError("--signed, --plane and --offset are for --mode distance");
+    if ((o->signed_distance || !o->plane.empty() || o->offset != 0 || !o->out_distance.empty()) &&
+        mode != RenderMode::distance)
+      throw UsageError("--signed, --plane, --offset and --out-distance are for --mode distance");
     LoadedMesh m = load_mesh(o->mesh, o->threads);
     const Box3<double> bounds = m.index->mesh().bounds();
     const Vec3d centre = bounds.is_empty() ? Vec3d::zero() : bounds.center();
@@ -144,7 +149,7 @@ Runner setup_render(CLI::App& app) {
       write(o->out_ids, b.ids.data(), {H, W});
       write(o->out_normals, b.normals.data(), {H, W, 3});
     }
-    if (!want_picture) {
+    if (!want_picture && o->out_distance.empty()) {
       summary("prox render", fmt::format("wrote {}x{} buffers", w, h));
       return 0;
     }
@@ -154,9 +159,19 @@ Runner setup_render(CLI::App& app) {
     ro.threads = o->threads;
     ro.signed_distance = o->signed_distance;
     ro.offset = o->offset;
-    ro.silhouette = !o->plain;
+    ro.silhouette = !o->plain && want_picture;
     RenderLegend legend;
     Image image = render_mesh(*m.index, camera, ro, &stats, &legend);
+    if (!o->out_distance.empty()) {
+      Output out(o->out_distance);
+      io::write_npy(out.stream(), stats.distances.data(), {H, W});
+      out.commit();
+    }
+    if (!want_picture) {
+      summary("prox render", fmt::format("wrote {}x{} distances ({} to {}, {:.0f} ms)", w, h,
+                                         stats.min_distance, stats.max_distance, stats.ms));
+      return 0;
+    }
     if (!o->plain) {
       if (!o->plane.empty()) legend.what += " (plane " + o->plane + ")";
       image = annotate_render(image, std::filesystem::path(o->mesh).filename().string(), camera,

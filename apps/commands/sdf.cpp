@@ -18,7 +18,6 @@
 
 #include "command.hpp"
 #include "common.hpp"
-#include "npz.hpp"
 #include "prox/io/atomic_file.hpp"
 #include "prox/io/npy.hpp"
 #include "prox/image/png.hpp"
@@ -168,16 +167,16 @@ Runner setup_sdf(CLI::App& app) {
       data.commit();
       meta.commit();
     } else if (ext == ".npz") {
-      std::ostringstream org, spc, dims;
-      io::write_npy(org, grid.origin.data(), {3});
-      io::write_npy(spc, grid.spacing.data(), {3});
       const std::int32_t d[3] = {std::int32_t(grid.dims[0]), std::int32_t(grid.dims[1]),
                                  std::int32_t(grid.dims[2])};
-      io::write_npy(dims, d, {3});
       io::AtomicFile data(o->out);
-      write_npz(data.stream(), {{"sdf", npy_bytes()}, {"origin", std::move(org).str()},
-                                {"spacing", std::move(spc).str()},
-                                {"dims", std::move(dims).str()}});
+      io::NpzWriter npz(data.stream());
+      if (o->float32) npz.add("sdf", f32.data(), shape);
+      else npz.add("sdf", g.values.data(), shape);
+      npz.add("origin", grid.origin.data(), {3});
+      npz.add("spacing", grid.spacing.data(), {3});
+      npz.add("dims", d, {3});
+      npz.finish();
       data.commit();
     } else {
       io::VtiGrid v;
@@ -192,7 +191,8 @@ Runner setup_sdf(CLI::App& app) {
       else io::write_vti(data.stream(), v, g.values.data());
       data.commit();
     }
-    if (slice.first >= 0) write_png(slice_path, slice_image(g, slice.first, slice.second));
+    if (slice.first >= 0) write_png(slice_path, slice_image(g, slice.first, slice.second,
+                                                             std::filesystem::path(o->mesh).filename().string()));
     std::cout << fmt::format(
         "{} nodes ({} x {} x {}), spacing {:.6g}, sign {} ({} signed, the rest copied), "
         "{} unsure, {:.3f} s -> {}\n",

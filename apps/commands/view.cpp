@@ -353,21 +353,7 @@ class Viewer {
                  12, window_.height() - 24, kGrey);
   }
 
-  void draw_help() {
-    const double w = 600, h = 26 + 20.0 * std::size(kHelp);
-    const double x = (window_.width() - w) / 2, y = (window_.height() - h) / 2;
-    window_.rect(x, y, w, h, Color{10, 12, 16, 230}, true);
-    window_.rect(x, y, w, h, kGrey, false);
-    double ty = y + 12;
-    double key_column = 0;
-    for (const auto& entry : kHelp)
-      key_column = std::max(key_column, static_cast<double>(window_.text_size(entry.first).first) + 16);
-    for (const auto& [keys, what] : kHelp) {
-      window_.text(keys, x + 16, ty, kText);
-      window_.text(what, x + 16 + key_column, ty, kText);
-      ty += 20;
-    }
-  }
+  void draw_help() { gui::draw_help(window_, kHelp, 600, Color{10, 12, 16, 230}, kGrey, kText); }
 
   void print_readout(const Camera& cam) {
     std::ostringstream s;
@@ -387,10 +373,7 @@ class Viewer {
                        v3(p), probe_->offset, v3(cp.point), cp.triangle, std::sqrt(cp.sq_distance),
                        sd.signed_distance, sd.winding_number);
     }
-    if (s.str() != last_readout_) {
-      last_readout_ = s.str();
-      std::cout << last_readout_ << std::flush;
-    }
+    gui::print_if_changed(s.str(), last_readout_);
   }
 };
 
@@ -398,8 +381,9 @@ class Viewer {
 
 Runner setup_view(CLI::App& app) {
   struct Options {
-    std::string mesh, script, screenshot, font, mode = "normal", view = "+z", size = "800x600";
-    bool readout = false, stay = false, hidden = false, stats = false;
+    std::string mesh, mode = "normal", view = "+z", size = "800x600";
+    gui::GuiOptions gui;
+    bool stats = false;
     int threads = 0, bench = 0;
   };
   auto o = std::make_shared<Options>();
@@ -408,16 +392,12 @@ Runner setup_view(CLI::App& app) {
   app.add_option("--view", o->view, "first direction from the mesh's centre to the eye (as prox render)")
       ->capture_default_str();
   app.add_option("--size", o->size, "window size WIDTHxHEIGHT")->capture_default_str();
-  app.add_option("--script", o->script,
-                 "play mouse moves, clicks, drags, wheel turns and keys from FILE (docs/cli.md), then exit");
-  app.add_option("--screenshot", o->screenshot, "write the last frame to OUT.png, then exit");
-  app.add_flag("--stay", o->stay, "keep the window open after --script / --screenshot");
-  app.add_flag("--readout", o->readout, "print 'view pick ...' / 'view probe ...' lines on stdout after every change");
-  app.add_flag("--hidden", o->hidden, "no visible window (SDL's offscreen driver; with --script)");
+  gui::add_gui_options(app, o->gui,
+                       "print 'view pick ...' / 'view probe ...' lines on stdout after every change");
   app.add_flag("--stats", o->stats, "at exit, print frames drawn and their mean time on stderr");
   app.add_option("--bench", o->bench, "render N full frames orbiting the mesh, print frames/s, exit")
       ->check(CLI::PositiveNumber);
-  app.add_option("--font", o->font, "TrueType font for the text (default: DejaVu Sans)");
+  app.add_option("--font", o->gui.font, "TrueType font for the text (default: DejaVu Sans)");
   add_threads_option(app, o->threads);
   app.footer("Keys: 1-4 mode, R reset, [ ] probe offset, H help, F12/W screenshot, Esc quit.\n"
              "Example: prox view bunny.obj");
@@ -425,23 +405,16 @@ Runner setup_view(CLI::App& app) {
     const RenderMode mode = parse_render_mode(o->mode);
     const Vec3d view = parse_view(o->view);
     const auto [w, h] = parse_size(o->size);
-    if (!o->screenshot.empty() && lower_extension(o->screenshot) != ".png") {
-      throw UsageError("--screenshot must name a .png file, not '" + o->screenshot + "'");
-    }
-    if (o->hidden && o->script.empty() && o->screenshot.empty() && o->bench == 0) {
-      throw UsageError("--hidden needs --script, --screenshot or --bench (nobody could see the window)");
-    }
-    const std::vector<gui::Input> script = o->script.empty() ? std::vector<gui::Input>{}
-                                                             : gui::load_script(o->script);
+    const std::vector<gui::Input> script = gui::check_gui_options(o->gui, "--bench", o->bench > 0);
     const LoadedMesh loaded = load_mesh(o->mesh, o->threads);
     gui::WindowOptions wo;
     const std::string name = std::filesystem::path(o->mesh).filename().string();
     wo.title = "prox view: " + name;
     wo.width = w, wo.height = h;
-    wo.font = o->font;
-    wo.hidden = o->hidden;
+    wo.font = o->gui.font;
+    wo.hidden = o->gui.hidden;
     gui::Window window(wo);
-    Viewer viewer(*loaded.index, name, window, view, mode, o->threads, o->readout);
+    Viewer viewer(*loaded.index, name, window, view, mode, o->threads, o->gui.readout);
     if (o->bench > 0) {
       const auto [full, coarse] = viewer.bench(o->bench);
       std::cout << fmt::format("view bench mesh={} triangles={} size={}x{} mode={} frames={} ms_per_frame={:.2f} "
@@ -450,11 +423,7 @@ Runner setup_view(CLI::App& app) {
                                coarse, 1000.0 / coarse);
       return 0;
     }
-    gui::LoopHooks hooks;
-    hooks.handle = [&](const gui::Input& in) { return viewer.handle(in); };
-    hooks.frame = [&](bool full) { viewer.frame(full); };
-    hooks.busy = [&] { return viewer.busy(); };
-    gui::run_loop(window, script, !o->stay, o->screenshot, hooks);
+    gui::run_app(window, viewer, script, o->gui);
     if (o->stats) {
       const Stats& s = viewer.stats();
       std::cerr << fmt::format("prox view: {} full frames ({}x{}) {:.1f} ms mean ({:.1f} fps); {} coarse frames {:.1f} ms mean\n",

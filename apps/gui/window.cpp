@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "command.hpp"
+#include "common.hpp"
 #include "prox/image/png.hpp"
 
 #ifndef PROX_DEFAULT_FONT
@@ -392,6 +394,50 @@ void run_loop(Window& window, const std::vector<Input>& script, bool exit_after_
       window.present();
     }
   }
+}
+
+void add_gui_options(CLI::App& app, GuiOptions& o, const std::string& readout_help) {
+  app.add_option("--script", o.script,
+                 "play mouse moves, clicks, drags, wheel turns and keys from FILE (docs/cli.md), then exit");
+  app.add_option("--screenshot", o.screenshot, "write the last frame to OUT.png, then exit");
+  app.add_flag("--stay", o.stay, "keep the window open after --script / --screenshot");
+  app.add_flag("--readout", o.readout, readout_help);
+  app.add_flag("--hidden", o.hidden, "no visible window (SDL's offscreen driver; with --script)");
+}
+
+std::vector<Input> check_gui_options(const GuiOptions& o, const std::string& other,
+                                     bool other_given) {
+  if (!o.screenshot.empty() && lower_extension(o.screenshot) != ".png")
+    throw UsageError("--screenshot must name a .png file, not '" + o.screenshot + "'");
+  if (o.hidden && o.script.empty() && o.screenshot.empty() && !other_given) {
+    throw UsageError("--hidden needs --script" +
+                     (other.empty() ? std::string(" or --screenshot") : ", --screenshot or " + other) +
+                     " (nobody could see the window)");
+  }
+  return o.script.empty() ? std::vector<Input>{} : load_script(o.script);
+}
+
+void draw_help(Window& window, std::span<const std::pair<const char*, const char*>> rows,
+               double width, Color fill, Color border, Color text) {
+  const double h = 26 + 20.0 * static_cast<double>(rows.size());
+  const double x = (window.width() - width) / 2, y = (window.height() - h) / 2;
+  window.rect(x, y, width, h, fill, true);
+  window.rect(x, y, width, h, border, false);
+  double key_column = 0;
+  for (const auto& entry : rows)
+    key_column = std::max(key_column, static_cast<double>(window.text_size(entry.first).first) + 16);
+  double ty = y + 12;
+  for (const auto& [keys, what] : rows) {
+    window.text(keys, x + 16, ty, text);
+    window.text(what, x + 16 + key_column, ty, text);
+    ty += 20;
+  }
+}
+
+void print_if_changed(const std::string& text, std::string& last) {
+  if (text == last) return;
+  last = text;
+  std::cout << last << std::flush;
 }
 
 }  // namespace prox::cli::gui

@@ -28,8 +28,12 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "prox/core/vec.hpp"
 #include "prox/image/image.hpp"
@@ -123,5 +127,36 @@ struct LoopHooks {
 };
 void run_loop(Window& window, const std::vector<Input>& script, bool exit_after_script,
               const std::string& final_screenshot, const LoopHooks& hooks);
+
+/// The options every window command has: --script, --screenshot, --stay,
+/// --readout, --hidden, --font.
+struct GuiOptions {
+  std::string script, screenshot, font;
+  bool readout = false, stay = false, hidden = false;
+};
+void add_gui_options(CLI::App& app, GuiOptions& o, const std::string& readout_help);
+/// Checks --screenshot (a .png) and --hidden (needs --script, --screenshot or
+/// `other`, when `other_given`; `other` "" when there is none), then loads
+/// --script (no steps without one). UsageError otherwise.
+std::vector<Input> check_gui_options(const GuiOptions& o, const std::string& other = "",
+                                     bool other_given = false);
+
+/// Runs run_loop with `app`'s handle(Input), frame(bool) and busy().
+template <class App>
+void run_app(Window& window, App& app, const std::vector<Input>& script, const GuiOptions& o) {
+  LoopHooks hooks;
+  hooks.handle = [&](const Input& in) { return app.handle(in); };
+  hooks.frame = [&](bool full) { app.frame(full); };
+  hooks.busy = [&] { return app.busy(); };
+  run_loop(window, script, !o.stay, o.screenshot, hooks);
+}
+
+/// The help panel: `rows` of (keys, what) in two columns, `width` pixels wide,
+/// centred in the window, on `fill` with a `border`.
+void draw_help(Window& window, std::span<const std::pair<const char*, const char*>> rows,
+               double width, Color fill, Color border, Color text);
+
+/// Writes `text` to standard output when it differs from `last` (which becomes it).
+void print_if_changed(const std::string& text, std::string& last);
 
 }  // namespace prox::cli::gui

@@ -98,6 +98,8 @@ TEST(CliErrors, MalformedMeshesExitOneWithOneLineAndNoOutput) {
         {"render", mesh, "-o", (dir.path() / "out" / "x.png").string(), "--size", "8x8"},
     };
     for (const auto& args : commands) {
+      // A file of points is described by info (tests/cli/test_cli_outputs.cpp, CliInfo).
+      if (args[0] == "info" && std::string(b.expect) == "holds no triangles") continue;
       const RunResult r = run_prox(args);
       EXPECT_EQ(r.code, 1) << b.name << " " << args[0] << ": " << r.err;
       EXPECT_EQ(lines(r.err), 1u) << b.name << ": " << r.err;

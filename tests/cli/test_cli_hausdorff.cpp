@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli_support.hpp"
+#include "prox/image/annotate.hpp"
 #include "prox/image/png.hpp"
 #include "prox/io/npy.hpp"
 #include "prox/io/shapes.hpp"
@@ -82,9 +83,24 @@ TEST(CliHausdorff, ShiftedSphereReportAndOutputs) {
     const double d = std::sqrt(ib.closest_point(p.da.vertices[i]).sq_distance);
     EXPECT_EQ(q, static_cast<float>(d)) << i;
   }
+  // The picture: 160x120 rendered, then prox::image's caption strip and colour
+  // bar (annotate's layout): the bar's ends are viridis(0) and viridis(1).
   const Image img = read_png(png);
-  EXPECT_EQ(img.height, 120);
-  EXPECT_GT(img.width, 160);  // the colour bar panel
+  EXPECT_GT(img.height, 120);  // the caption strip
+  EXPECT_GT(img.width, 160);   // the colour bar panel
+  const auto [lo_h, hi_h] = interval(r.out, "A -> B  max");
+  (void)lo_h;
+  ColourBar bar;
+  bar.lo = 0;
+  bar.hi = hi_h;
+  const AnnotateLayout l = annotate_layout(make_image(160, 120, Rgb8{0, 0, 0}), {"x"}, &bar);
+  const int bx = (l.bar_x0 + l.bar_x1) / 2;
+  EXPECT_EQ(img.at(bx, l.bar_y0), viridis(1.0));
+  EXPECT_EQ(img.at(bx, l.bar_y1), viridis(0.0));
+  int ink = 0;
+  for (int y = 120; y < img.height; ++y)
+    for (int x = 0; x < 160; ++x) ink += img.at(x, y) != img.at(0, img.height - 1);
+  EXPECT_GT(ink, 100);  // the caption is written
 }
 
 TEST(CliHausdorff, NpyHoldsTheSamplesAndTheirDistances) {
@@ -104,6 +120,34 @@ TEST(CliHausdorff, NpyHoldsTheSamplesAndTheirDistances) {
     EXPECT_EQ(row[4], s.bary[i][0]);
     EXPECT_EQ(row[7], std::sqrt(ib.closest_point(s.points[i]).sq_distance));
   }
+  // --columns picks and orders the sample columns; .npz and .csv come too.
+  const std::string two = p.dir / "two.npy";
+  const RunResult c = run_prox({"hausdorff", p.a, p.b, "--samples", "500", "--seed", "9", "-o", two,
+                                "--columns", "distance,triangle"});
+  ASSERT_EQ(c.code, 0) << c.err;
+  const io::NpyArray t = io::parse_npy(slurp(two), two);
+  ASSERT_EQ(t.shape, (std::vector<std::size_t>{500, 2}));
+  for (std::size_t i = 0; i < 500; ++i) {
+    EXPECT_EQ(t.data[2 * i], arr.data[8 * i + 7]);
+    EXPECT_EQ(t.data[2 * i + 1], arr.data[8 * i + 3]);
+  }
+  const std::string one = p.dir / "one.npy";
+  ASSERT_EQ(run_prox({"hausdorff", p.a, p.b, "--samples", "500", "--seed", "9", "-o", one,
+                      "--columns", "triangle"}).code, 0);
+  const io::NpyArray ids = io::parse_npy(slurp(one), one);
+  EXPECT_EQ(ids.descr, "<i8");  // one column: its own dtype
+  EXPECT_EQ(ids.data[17], double(s.triangles[17]));
+  const RunResult csv = run_prox({"hausdorff", p.a, p.b, "--samples", "50", "--seed", "9", "-o",
+                                  p.dir / "s.csv", "--columns", "x,distance"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  const std::string text = slurp(p.dir / "s.csv");
+  EXPECT_EQ(text.substr(0, text.find('\n')), "x,distance");
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 51);
+  const RunResult bad = run_prox({"hausdorff", p.a, p.b, "-o", p.dir / "b.npy", "--columns", "t"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("distance"), std::string::npos) << bad.err;  // lists the known ones
+  EXPECT_FALSE(std::filesystem::exists(p.dir / "b.npy"));
+  EXPECT_EQ(run_prox({"hausdorff", p.a, p.b, "--columns", "x"}).code, 2);  // no table output
 }
 
 TEST(CliHausdorff, SampleEqualsTheLibrary) {
@@ -121,6 +165,15 @@ TEST(CliHausdorff, SampleEqualsTheLibrary) {
   const RunResult csv = run_prox({"sample", p.a, "-n", "3", "-o", "-", "--method", "stratified"});
   ASSERT_EQ(csv.code, 0);
   EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')), "x,y,z,triangle,w0,w1,w2");
+  // --columns and .npz (triangle int64), as the other prox tables.
+  const RunResult w = run_prox({"sample", p.a, "-n", "300", "--seed", "4", "-o", "-", "--columns",
+                                "triangle,w2"});
+  ASSERT_EQ(w.code, 0) << w.err;
+  const Csv t = parse_csv(w.out);
+  ASSERT_EQ(t.header, (std::vector<std::string>{"triangle", "w2"}));
+  ASSERT_EQ(t.rows.size(), 300u);
+  EXPECT_EQ(num(t.rows[42][0]), double(s.triangles[42]));
+  EXPECT_EQ(num(t.rows[42][1]), s.bary[42][2]);
 }
 
 TEST(CliHausdorff, ErrorsAreOneLineAndLeaveNothing) {

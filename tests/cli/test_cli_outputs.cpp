@@ -7,16 +7,22 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <random>
 
 #include "cli_support.hpp"
+#include "prox/image/annotate.hpp"
 #include "prox/image/png.hpp"
+#include "prox/io/mesh_topology.hpp"
 #include "prox/io/npy.hpp"
 #include "prox/io/read_mesh.hpp"
+#include "prox/io/shapes.hpp"
 #include "prox/io/write_mesh.hpp"
 #include "prox/mesh/mesh_index.hpp"
+#include "prox/mesh/sdf_grid.hpp"
+#include "prox/mesh/sign.hpp"
 
 using namespace prox;
 using namespace prox::test;
@@ -356,4 +362,207 @@ TEST(CliOutputs, PicturesCarryACaptionAndAColourBar) {
   EXPECT_GT(fi.width, 300);
   EXPECT_GT(fi.height, 210);
   EXPECT_EQ(run_prox({"render", bunny, "-o", dir / "x.png", "--signed"}).code, 2);  // not distance mode
+}
+
+// `prox info` on a file of points: described (exit 0), not refused; the query
+// commands keep refusing it; a file with nothing in it stays an error.
+TEST(CliInfo, APointCloudIsDescribedNotRefused) {
+  const RunResult cloud = run_prox({"info", PROX_CGAL_DATA_DIR "/meshes/b9.ply"});
+  ASSERT_EQ(cloud.code, 0) << cloud.err;
+  EXPECT_NE(cloud.out.find("vertices      22,300\n"), std::string::npos) << cloud.out;
+  EXPECT_NE(cloud.out.find("triangles     0\n"), std::string::npos) << cloud.out;
+  EXPECT_NE(cloud.out.find("0 triangles, 22,300 points: prox answers nothing on it"),
+            std::string::npos) << cloud.out;
+  // Its bounds are the points' box, as read_mesh returns them.
+  const io::MeshData d = io::read_mesh(PROX_CGAL_DATA_DIR "/meshes/b9.ply");
+  Box3<double> box = Box3<double>::empty();
+  for (const Vec3d& v : d.vertices) box.extend(v);
+  char expect[200];
+  std::snprintf(expect, sizeof expect, "bounds        min (%.6g, %.6g, %.6g)", box.lo[0],
+                box.lo[1], box.lo[2]);
+  EXPECT_NE(cloud.out.find(expect), std::string::npos) << cloud.out;
+  TempDir dir;
+  spit(dir / "pts.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 2 2 2\n");
+  const RunResult five = run_prox({"info", dir / "pts.obj"});
+  ASSERT_EQ(five.code, 0) << five.err;
+  EXPECT_NE(five.out.find("0 triangles, 5 points"), std::string::npos) << five.out;
+  EXPECT_NE(five.out.find("max (2, 2, 2)"), std::string::npos) << five.out;
+  spit(dir / "p.txt", "0 0 0\n");
+  const RunResult closest = run_prox({"closest", dir / "pts.obj", dir / "p.txt"});
+  EXPECT_EQ(closest.code, 1);
+  EXPECT_NE(closest.err.find("holds no triangles (5 vertices"), std::string::npos) << closest.err;
+  spit(dir / "nothing.obj", "# nothing\n");
+  const RunResult nothing = run_prox({"info", dir / "nothing.obj"});
+  EXPECT_EQ(nothing.code, 1);
+  EXPECT_NE(nothing.err.find("holds no mesh"), std::string::npos) << nothing.err;
+}
+
+namespace {
+// "memory        double index X (B bytes per triangle), float index Y (F bytes per triangle"
+std::pair<double, double> bytes_per_triangle(const std::string& out) {
+  const std::size_t at = out.find("memory        double index ");
+  EXPECT_NE(at, std::string::npos) << out;
+  if (at == std::string::npos) return {0, 0};
+  const std::size_t d = out.find('(', at), f = out.find("float index", at);
+  const std::size_t fp = out.find('(', f);
+  return {std::strtod(out.c_str() + d + 1, nullptr), std::strtod(out.c_str() + fp + 1, nullptr)};
+}
+}  // namespace
+
+// Both memory figures are the built indexes' own (MeshIndex<T>::memory_bytes).
+TEST(CliInfo, ReportsTheMemoryOfBothIndexes) {
+  const RunResult r = run_prox({"info", bunny});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto [per_d, per_f] = bytes_per_triangle(r.out);
+  const MeshIndex<double> di = index_of<double>(bunny);
+  const MeshIndex<float> fi = index_of<float>(bunny);
+  const double n = double(di.mesh().num_triangles());
+  EXPECT_NEAR(per_d, double(di.memory_bytes()) / n, 0.051) << r.out;
+  EXPECT_NEAR(per_f, double(fi.memory_bytes()) / n, 0.051) << r.out;
+  EXPECT_LT(per_f, per_d);
+}
+
+// STL cracks: boundary edges after the exact merge, with a hint that tells
+// rounding cracks (they close within a tolerance) from holes.
+TEST(CliInfo, WarnsAboutStlCracks) {
+  TempDir dir;
+  const io::MeshData torus = io::make_torus(1, 0.35, 24, 12);  // closed
+  io::write_mesh(dir / "clean.stl", torus);
+  const RunResult clean = run_prox({"info", dir / "clean.stl"});
+  ASSERT_EQ(clean.code, 0) << clean.err;
+  EXPECT_EQ(clean.out.find("cracks"), std::string::npos) << clean.out;
+  EXPECT_EQ(clean.err.find("crack"), std::string::npos) << clean.err;
+  EXPECT_NE(clean.out.find("closed        yes"), std::string::npos) << clean.out;
+
+  // One corner of one triangle moved by 1e-6 (kept by float32): a rounding crack.
+  io::MeshData cracked = torus;
+  cracked.vertices.push_back(cracked.vertices[cracked.triangles[5][1]] + Vec3d{1e-6, 0, 0});
+  cracked.triangles[5][1] = std::uint32_t(cracked.vertices.size() - 1);
+  const io::MeshTopology ct = io::analyze_topology(cracked);
+  ASSERT_GT(ct.boundary_edges, 0u);
+  io::write_mesh(dir / "cracked.stl", cracked);
+  const RunResult r = run_prox({"info", dir / "cracked.stl"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("cracks        " + std::to_string(ct.boundary_edges) +
+                       " boundary edges after merging exactly equal corners; 0 left"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("warning: " + (dir / "cracked.stl") + ": STL cracks"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("weld the vertices within a tolerance"), std::string::npos) << r.err;
+
+  // A triangle removed: a hole, which no weld closes.
+  io::MeshData holed = torus;
+  holed.triangles.erase(holed.triangles.begin() + 7);
+  io::write_mesh(dir / "holed.stl", holed);
+  const RunResult h = run_prox({"info", dir / "holed.stl"});
+  ASSERT_EQ(h.code, 0) << h.err;
+  EXPECT_NE(h.out.find("cracks        3 boundary edges after merging exactly equal corners; 3 left"),
+            std::string::npos) << h.out;
+  EXPECT_NE(h.err.find("holes"), std::string::npos) << h.err;
+  // The same hole in an OFF file is no STL crack: reported as boundary edges only.
+  io::write_mesh(dir / "holed.off", holed);
+  const RunResult off = run_prox({"info", dir / "holed.off"});
+  EXPECT_EQ(off.out.find("cracks"), std::string::npos) << off.out;
+  EXPECT_NE(off.out.find("(3 boundary, 0 non-manifold)"), std::string::npos) << off.out;
+}
+
+// The distance slice (neighbour-bounded searches) is, pixel for pixel and bit
+// for bit, the unbounded closest-point query at the pixel's point on the plane
+// (and SignedMesh's signed distance with --signed); the picture and the .npy
+// come from one computation.
+TEST(CliRender, DistanceSliceIsTheUnboundedQueryAtEveryPixel) {
+  const MeshIndex<double> index = index_of<double>(bunny);
+  const SignedMesh<MeshIndex<double>> signed_mesh(index);
+  const Box3<double> b = index.mesh().bounds();
+  const Vec3d target = b.center() + Vec3d{0.013, -0.007, 0.002};
+  const Vec3d eye = target + Vec3d{0.09, 0.05, 0.25};
+  char e[120], t[120];
+  std::snprintf(e, sizeof e, "%.17g,%.17g,%.17g", eye[0], eye[1], eye[2]);
+  std::snprintf(t, sizeof t, "%.17g,%.17g,%.17g", target[0], target[1], target[2]);
+  const double depth = std::sqrt(squared_norm(target - eye));  // the camera's focus
+  TempDir dir;
+  for (const bool is_signed : {false, true}) {
+    std::vector<std::string> args{"render", bunny, "--mode", "distance", "--size", "72x54",
+                                  "--eye", e, "--target", t, "--rays", dir / "rays.npy",
+                                  "--out-distance", dir / "d.npy", "-o", dir / "s.png"};
+    if (is_signed) args.push_back("--signed");
+    const RunResult r = run_prox(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const io::NpyArray d = io::parse_npy(slurp(dir / "d.npy"), "d");
+    const io::NpyArray rays = io::parse_npy(slurp(dir / "rays.npy"), "rays");
+    ASSERT_EQ(d.shape, (std::vector<std::size_t>{54, 72}));
+    std::size_t inside = 0;
+    for (std::size_t i = 0; i < 72 * 54; ++i) {
+      const double* q = &rays.data[6 * i];
+      const Ray<double> ray{Vec3d{q[0], q[1], q[2]}, Vec3d{q[3], q[4], q[5]}};
+      const Vec3d p = ray.at(depth);
+      const double expect = is_signed ? signed_mesh.query(p).signed_distance
+                                      : std::sqrt(index.closest_point(p).sq_distance);
+      ASSERT_EQ(d.data[i], expect) << "pixel " << i % 72 << "," << i / 72;
+      inside += d.data[i] < 0 ? 1 : 0;
+    }
+    // The plane through the bunny: with --signed some pixels are inside.
+    if (is_signed) {
+      EXPECT_GT(inside, 50u);
+    } else {
+      EXPECT_EQ(inside, 0u);
+    }
+    const Image png = read_png(dir / "s.png");
+    EXPECT_GT(png.width, 72);  // the picture and its colour-bar panel
+  }
+  // --out-distance alone, without a picture; and only in distance mode.
+  EXPECT_EQ(run_prox({"render", bunny, "--mode", "distance", "--size", "8x6", "--out-distance",
+                      dir / "only.npy"}).code, 0);
+  EXPECT_EQ(io::parse_npy(slurp(dir / "only.npy"), "o").shape, (std::vector<std::size_t>{6, 8}));
+  EXPECT_EQ(run_prox({"render", bunny, "--size", "8x6", "--out-distance", dir / "x.npy"}).code, 2);
+  // --signed on a mesh without inside is refused.
+  io::MeshData sheet;
+  sheet.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  sheet.triangles = {{0, 1, 2}};
+  io::write_mesh(dir / "sheet.off", sheet);
+  const RunResult no = run_prox({"render", dir / "sheet.off", "--mode", "distance", "--signed",
+                                 "--size", "8x6", "-o", dir / "n.png"});
+  EXPECT_EQ(no.code, 1);
+  EXPECT_NE(no.err.find("no inside"), std::string::npos) << no.err;
+}
+
+// prox sdf's .npz is io::NpzWriter's: members sdf, origin, spacing, dims, CRCs
+// checked, sdf equal to the .npy of the same grid; its slice picture carries
+// prox::image's colour bar (diverging ends, a zero mark) and a caption.
+TEST(CliOutputs, SdfNpzAndSlicePicture) {
+  TempDir dir;
+  const std::string mesh = dir / "t.off";
+  const io::MeshData torus = io::make_torus(1, 0.35, 24, 12);
+  io::write_mesh(mesh, torus);
+  ASSERT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.npz", "--res", "9x7x5"}).code, 0);
+  ASSERT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.npy", "--res", "9x7x5", "--slice", "z=0.5"}).code, 0);
+  std::map<std::string, io::NpyArray> z = read_npz(slurp(dir / "g.npz"));
+  ASSERT_EQ(z.size(), 4u);
+  const io::NpyArray g = io::parse_npy(slurp(dir / "g.npy"), "g");
+  EXPECT_EQ(z["sdf"].shape, (std::vector<std::size_t>{5, 7, 9}));
+  EXPECT_EQ(z["sdf"].data, g.data);
+  EXPECT_EQ(z["dims"].descr, "<i4");
+  EXPECT_EQ(z["dims"].data, (std::vector<double>{9, 7, 5}));
+  const GridSpec spec = grid_over_box(
+      MeshIndex<double>(TriangleMesh<double>(torus.vertices, torus.triangles)).mesh().bounds(), 0.1,
+      std::array<std::size_t, 3>{9, 7, 5});
+  EXPECT_EQ(z["origin"].data, (std::vector<double>{spec.origin[0], spec.origin[1], spec.origin[2]}));
+  EXPECT_EQ(z["spacing"].data,
+            (std::vector<double>{spec.spacing[0], spec.spacing[1], spec.spacing[2]}));
+  // The slice: x right, y up, the longer side 512 px, then annotate's bar and caption.
+  const Image pic = read_png(dir / "g.slice-z.png");
+  const double wu = 8 * spec.spacing[0], wv = 6 * spec.spacing[1];
+  const int pw = int(std::lround(512 * wu / std::max(wu, wv)));
+  const int ph = int(std::lround(512 * wv / std::max(wu, wv)));
+  ColourBar bar;
+  const AnnotateLayout l = annotate_layout(make_image(pw, ph, Rgb8{0, 0, 0}), {"x"}, &bar);
+  const int bx = (l.bar_x0 + l.bar_x1) / 2;
+  EXPECT_GT(pic.width, pw);
+  EXPECT_GT(pic.height, ph);
+  EXPECT_EQ(pic.at(bx, l.bar_y0), diverging(1.0));   // +max: outside, orange
+  EXPECT_EQ(pic.at(bx, l.bar_y1), diverging(-1.0));  // -max: inside, blue
+  int ink = 0;
+  for (int y = ph; y < pic.height; ++y)
+    for (int x = 0; x < pw; ++x) ink += pic.at(x, y) != pic.at(pic.width - 1, pic.height - 1);
+  EXPECT_GT(ink, 200);
 }
