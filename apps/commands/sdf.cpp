@@ -7,7 +7,8 @@
 // sidecar (same name, .json) giving dims, origin, spacing; .npz holds arrays
 // sdf (nz, ny, nx), origin (3), spacing (3), dims (3: nx, ny, nz); .vti
 // (ParaView) carries origin and spacing itself. Negative inside; with --band W
-// values beyond W are clamped to +-W.
+// values beyond W are clamped to +-W. --surface writes the zero level set as a
+// closed, outward mesh (prox/mesh/sdf_surface.hpp).
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -22,7 +23,9 @@
 #include "prox/io/npy.hpp"
 #include "prox/image/png.hpp"
 #include "prox/io/vti.hpp"
+#include "prox/io/write_mesh.hpp"
 #include "prox/mesh/sdf_grid.hpp"
+#include "prox/mesh/sdf_surface.hpp"
 #include "sdf_slice.hpp"
 #include "signing.hpp"
 
@@ -71,7 +74,7 @@ std::string json_array(const std::array<double, 3>& a) {
 
 Runner setup_sdf(CLI::App& app) {
   struct Options {
-    std::string mesh, out, res, slice, slice_out;
+    std::string mesh, out, res, slice, slice_out, surface;
     double dx = 0, padding = 0.1, band = ScalarTraits<double>::infinity();
     bool float32 = false;
     int threads = 0;
@@ -98,8 +101,11 @@ Runner setup_sdf(CLI::App& app) {
                  "also draw one plane as a PNG: x=F, y=F or z=F, F in [0, 1] of the grid's extent");
   app.add_option("--slice-out", o->slice_out,
                  "the slice picture (default: the output's name with .slice-AXIS.png)");
+  app.add_option("--surface", o->surface,
+                 "also write the zero level set as a closed, outward mesh (.ply .obj .off .stl; "
+                 "marching tetrahedra)");
   add_threads_option(app, o->threads);
-  app.footer("Example: prox sdf bunny.off -o bunny.npz --res 128");
+  app.footer("Example: prox sdf bunny.off -o bunny.npz --res 128 --surface bunny-closed.ply");
   return [o]() {
     const std::string ext = lower_extension(o->out);
     if (ext != ".npy" && ext != ".npz" && ext != ".vti")
@@ -115,6 +121,12 @@ Runner setup_sdf(CLI::App& app) {
     if (!slice_path.empty() && lower_extension(slice_path) != ".png")
       throw UsageError("--slice-out must name a .png file, not '" + slice_path + "'");
     if (!o->slice_out.empty() && slice.first < 0) throw UsageError("--slice-out needs --slice");
+    if (!o->surface.empty()) {
+      const std::string se = lower_extension(o->surface);
+      if (se != ".ply" && se != ".obj" && se != ".off" && se != ".stl")
+        throw UsageError("--surface must name a .ply, .obj, .off or .stl file, not '" +
+                         o->surface + "'");
+    }
     bool cubic = true;
     const std::array<std::size_t, 3> r = parse_res(o->res.empty() ? "64" : o->res, cubic);
     LoadedMesh m = load_mesh(o->mesh, o->threads);
@@ -193,12 +205,26 @@ Runner setup_sdf(CLI::App& app) {
     }
     if (slice.first >= 0) write_png(slice_path, slice_image(g, slice.first, slice.second,
                                                              std::filesystem::path(o->mesh).filename().string()));
+    std::string surface_note;
+    if (!o->surface.empty()) {
+      // From the float64 values whatever --float32 says: the vertices are more exact.
+      const LevelSetMesh ls = extract_zero_level_set(grid, std::span<const double>(g.values));
+      if (ls.triangles.empty())
+        std::cerr << "prox sdf: warning: no node is inside: the surface " << o->surface
+                  << " is empty\n";
+      io::MeshData md;
+      md.vertices = ls.vertices;
+      md.triangles = ls.triangles;
+      io::write_mesh(o->surface, md);
+      surface_note = fmt::format(", surface {} triangles -> {}", with_commas(ls.triangles.size()),
+                                 o->surface);
+    }
     std::cout << fmt::format(
         "{} nodes ({} x {} x {}), spacing {:.6g}, sign {} ({} signed, the rest copied), "
-        "{} unsure, {:.3f} s -> {}\n",
+        "{} unsure, {:.3f} s -> {}{}\n",
         with_commas(n), grid.dims[0], grid.dims[1], grid.dims[2], grid.spacing[0],
         to_string(g.method), with_commas(g.sign_evaluations), with_commas(g.unsure), ms / 1000,
-        o->out);
+        o->out, surface_note);
     return 0;
   };
 }

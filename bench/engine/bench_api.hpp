@@ -28,6 +28,9 @@ struct Options {
   bool quick = false;                   ///< smoke test: bunny only, small counts, 1 run
   bool hausdorff = false;               ///< also the Hausdorff and Chamfer rows (hausdorff_rows.cpp)
   bool hausdorff_only = false;          ///< only those rows
+  bool sign = false;                    ///< also the signed distance / SDF grid rows (sign_rows.cpp)
+  bool sign_only = false;               ///< only those rows
+  std::vector<int> sdf_grids{128};      ///< SDF grid resolutions of bunny for those rows
 };
 
 /// Applies --quick's settings (bunny, 2,000 queries, 1 run, 200 checks) to `options`.

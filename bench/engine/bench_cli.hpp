@@ -43,6 +43,13 @@ inline void add_cli_options(CLI::App& app, Options& options) {
   app.add_flag("--hausdorff", options.hausdorff,
                "also Hausdorff (prox vs CGAL) and Chamfer on bunny vs a perturbed bunny");
   app.add_flag("--hausdorff-only", options.hausdorff_only, "only the Hausdorff and Chamfer rows");
+  app.add_flag("--sign", options.sign,
+               "also signed distance per sign method, the fast winding number and SDF grids");
+  app.add_flag("--sign-only", options.sign_only, "only the signed distance and SDF grid rows");
+  app.add_option("--sdf-grids", options.sdf_grids, "SDF grid resolutions of bunny (with --sign)")
+      ->delimiter(',')
+      ->check(CLI::Range(2, 2048))
+      ->capture_default_str();
 }
 
 }  // namespace prox::bench

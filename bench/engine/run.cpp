@@ -17,6 +17,7 @@
 
 #include "bench_api.hpp"
 #include "hausdorff_peer.hpp"
+#include "sign_rows.hpp"
 #include "peer.hpp"
 #include "report.hpp"
 
@@ -287,12 +288,13 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
   Report report(o, out);
   report.header(peers, missing);
 
-  bool need_files = o.hausdorff || o.hausdorff_only;
+  bool need_files = o.hausdorff || o.hausdorff_only || o.sign || o.sign_only;
   for (const std::string& m : o.meshes) need_files |= (m == "bunny" || m == "armadillo" ||
                                                        m == "bunny-1m");
   const std::string data_dir = need_files ? resolve_data_dir(o.data_dir) : o.data_dir;
 
-  for (const std::string& mesh_name : o.hausdorff_only ? std::vector<std::string>{} : o.meshes) {
+  const bool only = o.hausdorff_only || o.sign_only;
+  for (const std::string& mesh_name : only ? std::vector<std::string>{} : o.meshes) {
     err << "[" << mesh_name << "] preparing mesh\n";
     const BenchMesh mesh = make_mesh(mesh_name, data_dir);
     report.mesh_header(mesh);
@@ -312,8 +314,9 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
       report.print_workload(mesh.name, w);
     }
   }
-  if (!o.hausdorff_only) report.print_targets();
+  if (!only) report.print_targets();
   if (o.hausdorff || o.hausdorff_only) run_hausdorff_rows(o, data_dir, out, err);
+  if (o.sign || o.sign_only) run_sign_rows(o, data_dir, out, err);
   return report.prox_agrees() ? 0 : 1;
 }
 

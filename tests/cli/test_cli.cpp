@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <random>
 
 #include "cli_support.hpp"
@@ -644,4 +645,42 @@ TEST(Cli, SdfGridFiles) {
   EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.npy", "--res", "12x3"}).code, 2);
   EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.npy", "--res", "1"}).code, 2);
   EXPECT_EQ(run_prox({"sdf", mesh, "-o", dir / "g.npy", "--res", "8", "--dx", "0.1"}).code, 2);
+}
+
+// --surface: the zero level set as a closed, outward mesh, read back by prox's
+// own reader; from an open mesh (elephant-with-holes, signed by winding) it is
+// closed, and its volume is the closed elephant's.
+TEST(Cli, SdfSurfaceIsClosed) {
+  TempDir dir;
+  const std::string holes = PROX_CGAL_DATA_DIR "/meshes/elephant-with-holes.off";
+  const RunResult r = run_prox({"sdf", holes, "-o", dir / "h.npy", "--res", "32", "--surface",
+                                dir / "h.ply"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("surface"), std::string::npos) << r.out;
+  const io::MeshData m = io::read_mesh(dir / "h.ply");
+  ASSERT_GT(m.triangles.size(), 500u);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, int> directed;
+  for (const auto& t : m.triangles)
+    for (int e = 0; e < 3; ++e) ++directed[{t[std::size_t(e)], t[std::size_t((e + 1) % 3)]}];
+  std::size_t bad = 0;
+  for (const auto& [e, n] : directed) {
+    const auto rev = directed.find({e.second, e.first});
+    bad += n != 1 || rev == directed.end() || rev->second != 1;
+  }
+  EXPECT_EQ(bad, 0u) << "not closed and consistently oriented";
+  auto volume = [](const std::vector<Vec3d>& v, const auto& tris) {
+    double s = 0;
+    for (const auto& t : tris) s += dot(v[t[0]], cross(v[t[1]], v[t[2]])) / 6;
+    return s;
+  };
+  const io::MeshData closed = io::read_mesh(PROX_CGAL_DATA_DIR "/meshes/elephant.off");
+  const double want = volume(closed.vertices, closed.triangles);
+  EXPECT_GT(want, 0);
+  EXPECT_NEAR(volume(m.vertices, m.triangles), want, 0.1 * want);
+  // Other formats; a wrong extension is a usage error and writes nothing.
+  ASSERT_EQ(run_prox({"sdf", holes, "-o", dir / "h.npy", "--res", "12", "--surface",
+                      dir / "h.obj"}).code, 0);
+  EXPECT_GT(io::read_mesh(dir / "h.obj").triangles.size(), 10u);
+  EXPECT_EQ(run_prox({"sdf", holes, "-o", dir / "x.npy", "--surface", dir / "h.txt"}).code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.npy"));
 }
