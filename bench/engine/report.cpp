@@ -88,6 +88,8 @@ void Report::header(const std::vector<std::unique_ptr<Peer>>& peers,
        << primary_image_side(static_cast<std::size_t>(options_.queries)) << "^2), runs: "
        << options_.runs << " (median), agreement subsample: up to " << options_.check
        << " vs prox::BruteForce<double>\n";
+  out_ << "timing: 1-thread query rates from the process's CPU time (steady on a shared "
+          "machine), other thread counts and builds from wall time\n";
   for (const auto& p : peers) out_ << "  " << p->name() << ": " << p->description() << "\n";
   for (const std::string& m : missing) out_ << "  " << m << "\n";
   out_ << "\"prox x\" = how many times faster the first prox row is than the row (>1: prox "

@@ -9,6 +9,8 @@
 // float rounding does not.
 #include <tbb/task_arena.h>
 
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -25,6 +27,12 @@ namespace prox::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -102,9 +110,13 @@ std::vector<double> time_queries(const std::string& label, std::size_t n, const 
     std::vector<double> runs;
     for (int r = 0; r < o.runs; ++r) {
       err << "  " << label << ", " << t << " thread(s), run " << r + 1 << "/" << o.runs << "\n";
+      // 1 thread: the process's CPU time, which other jobs on a shared machine
+      // do not inflate (they only take turns on the core); more: wall time.
+      const double cpu0 = process_cpu_seconds();
       const Clock::time_point start = Clock::now();
       call(t);
-      runs.push_back(static_cast<double>(n) / std::max(seconds_since(start), 1e-9));
+      const double s = t == 1 ? process_cpu_seconds() - cpu0 : seconds_since(start);
+      runs.push_back(static_cast<double>(n) / std::max(s, 1e-9));
     }
     qps.push_back(median(runs));
   }
