@@ -10,7 +10,7 @@
 //   centre, inside a triangle of A, where no vertex and no edge midpoint lies;
 // - dense sampling with BruteForce (d(., B) is 1-Lipschitz, so the grid max
 //   plus the grid's covering radius brackets the true value);
-// - the interval is narrower than the tolerance; identical for 1, 2, 4 threads.
+// - the interval is narrower than the tolerance; identical for 1, 2, 7 threads.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -227,18 +227,28 @@ TEST(Hausdorff, IdenticalForAnyThreadCount) {
   const TriangleMesh<double> a = test::torus(1.0, 0.3, 64, 24);
   const TriangleMesh<double> b = perturbed(transformed(a, 1.01, Vec3d{0.01, 0, 0}), 0.01, 9);
   const MeshIndex<double> ia(a), ib(b);
-  const HausdorffResult one = hausdorff(ia, ib, absolute(1e-5, 1));
-  for (int threads : {2, 4}) {
-    const HausdorffResult r = hausdorff(ia, ib, absolute(1e-5, threads));
-    for (auto [x, y] : {std::pair{one.forward, r.forward}, std::pair{one.backward, r.backward}}) {
-      EXPECT_EQ(x.lower, y.lower);
-      EXPECT_EQ(x.upper, y.upper);
-      EXPECT_EQ(x.worst_point, y.worst_point);
-      EXPECT_EQ(x.worst_closest, y.worst_closest);
-      EXPECT_EQ(x.worst_triangle, y.worst_triangle);
-      EXPECT_EQ(x.subtriangles, y.subtriangles);
-      EXPECT_EQ(x.searches, y.searches);
-      EXPECT_EQ(x.point_queries, y.point_queries);
+  // 1e-5: the double search only; 1e-3: the float prefilter (on where float's
+  // rounding is below 1% of the tolerance).
+  for (double tol : {1e-5, 1e-3}) {
+    const HausdorffResult one = hausdorff(ia, ib, absolute(tol, 1));
+    EXPECT_TRUE(one.forward.converged && one.backward.converged);
+    for (int threads : {2, 7}) {
+      const HausdorffResult r = hausdorff(ia, ib, absolute(tol, threads));
+      EXPECT_EQ(one.lower, r.lower);
+      EXPECT_EQ(one.upper, r.upper);
+      for (auto [x, y] : {std::pair{one.forward, r.forward}, std::pair{one.backward, r.backward}}) {
+        EXPECT_EQ(x.lower, y.lower);
+        EXPECT_EQ(x.upper, y.upper);
+        EXPECT_EQ(x.worst_point, y.worst_point);
+        EXPECT_EQ(x.worst_closest, y.worst_closest);
+        EXPECT_EQ(x.worst_triangle, y.worst_triangle);
+        EXPECT_EQ(x.worst_closest_triangle, y.worst_closest_triangle);
+        EXPECT_EQ(x.converged, y.converged);
+        EXPECT_EQ(x.subtriangles, y.subtriangles);
+        EXPECT_EQ(x.searches, y.searches);
+        EXPECT_EQ(x.point_queries, y.point_queries);
+        EXPECT_EQ(x.rounds, y.rounds);
+      }
     }
   }
 }
