@@ -31,6 +31,10 @@
 #include "render.hpp"
 
 namespace prox::cli {
+
+/// "uniform" | "stratified" | "poisson" (apps/commands/sample.cpp); UsageError otherwise.
+SampleMethod parse_sample_method(const std::string& name);
+
 namespace {
 
 /// "1e-4" -> absolute 1e-4; "1e-4d" -> 1e-4 of the diagonal. UsageError otherwise.
@@ -100,7 +104,7 @@ Runner setup_hausdorff(CLI::App& app) {
                  "area-weighted samples per mesh for mean, RMS, Chamfer and the histogram "
                  "(0: none)")
       ->capture_default_str();
-  app.add_option("--sampling", o->method, "uniform | stratified")->capture_default_str();
+  app.add_option("--sampling", o->method, "uniform | stratified | poisson (Poisson-disk)")->capture_default_str();
   app.add_option("--seed", o->seed, "seed of the samples")->capture_default_str();
   app.add_option("--bins", o->bins, "histogram bins")->check(CLI::Range(1, 1000))->capture_default_str();
   app.add_option("-o,--output", o->out,
@@ -121,12 +125,12 @@ Runner setup_hausdorff(CLI::App& app) {
       throw UsageError("-o must name a .ply or .npy file, not '" + o->out + "'");
     if (!o->picture.empty() && lower_extension(o->picture) != ".png")
       throw UsageError("--picture must name a .png file, not '" + o->picture + "'");
-    if (o->method != "uniform" && o->method != "stratified")
-      throw UsageError("--sampling must be uniform or stratified, not '" + o->method + "'");
+    if (o->method != "uniform" && o->method != "stratified" && o->method != "poisson")
+      throw UsageError("--sampling must be uniform, stratified or poisson, not '" + o->method + "'");
     if (ext == ".npy" && o->samples == 0) throw UsageError("-o .npy needs --samples > 0");
     const auto size = parse_size(o->size);
     const Vec3d view = parse_view(o->view);
-    const SampleMethod method = o->method == "uniform" ? SampleMethod::uniform : SampleMethod::stratified;
+    const SampleMethod method = parse_sample_method(o->method);
 
     LoadedMesh ma = load_mesh(o->a, o->threads), mb = load_mesh(o->b, o->threads);
     const TriangleMesh<double>& a = ma.index->mesh();
@@ -162,6 +166,9 @@ Runner setup_hausdorff(CLI::App& app) {
     if (o->samples > 0)
       out << fmt::format("samples: {} per mesh ({}, seed {} and {})\n", with_commas(o->samples),
                          o->method, o->seed, o->seed + 1);
+    if (sa.min_distance > 0)
+      out << fmt::format("poisson: every two samples at least {:.4g} apart on A, {:.4g} on B\n",
+                         sa.min_distance, sb.min_distance);
     out << "\n";
     auto side = [&](const char* name, const HausdorffSide& s, const std::vector<double>& dist) {
       out << fmt::format("{}  max  {}  ({:.4e} .. {:.4e} d){}\n", name, bracket(s.lower, s.upper),
@@ -185,6 +192,8 @@ Runner setup_hausdorff(CLI::App& app) {
                        bracket(h.lower, h.upper), h.lower / d, h.upper / d, h.upper - h.lower);
     if (o->samples > 0) {
       const ChamferDistance c = chamfer(da, db);
+      out << "Chamfer (two-sided, point-to-surface: each side's samples against the other mesh, "
+             "not against its samples; means, not sums)\n";
       out << fmt::format("Chamfer L2 = mean d(a,B)^2 + mean d(b,A)^2 = {:.6g} ({:.3e} d^2)\n",
                          c.chamfer_l2, c.chamfer_l2 / (d * d));
       out << fmt::format("Chamfer L1 = mean d(a,B) + mean d(b,A) = {:.6g} ({:.3e} d)\n", c.chamfer_l1,

@@ -16,6 +16,13 @@
 
 namespace prox::cli {
 
+SampleMethod parse_sample_method(const std::string& name) {
+  if (name == "uniform") return SampleMethod::uniform;
+  if (name == "stratified") return SampleMethod::stratified;
+  if (name == "poisson") return SampleMethod::poisson;
+  throw UsageError("the sampling method must be uniform, stratified or poisson, not '" + name + "'");
+}
+
 Runner setup_sample(CLI::App& app) {
   struct Options {
     std::string mesh, out, method = "uniform";
@@ -31,7 +38,8 @@ Runner setup_sample(CLI::App& app) {
                  "output): the same columns")
       ->required();
   app.add_option("--method", o->method,
-                 "uniform (independent samples) | stratified (one per 1/N of the area)")
+                 "uniform (independent samples) | stratified (one per 1/N of the area) | poisson "
+                 "(Poisson-disk: every two samples at least r apart, r printed on standard error)")
       ->capture_default_str();
   app.add_option("--seed", o->seed, "random seed")->capture_default_str();
   add_threads_option(app, o->threads);
@@ -42,16 +50,17 @@ Runner setup_sample(CLI::App& app) {
     if (o->out != "-" && !npy && ext != ".csv")
       throw UsageError("-o must name a .npy or .csv file (or - for standard output), not '" +
                        o->out + "'");
-    if (o->method != "uniform" && o->method != "stratified")
-      throw UsageError("--method must be uniform or stratified, not '" + o->method + "'");
+    if (o->method != "uniform" && o->method != "stratified" && o->method != "poisson")
+      throw UsageError("--method must be uniform, stratified or poisson, not '" + o->method + "'");
     if (o->n == 0) throw UsageError("-n must be at least 1");
     if (o->n > (std::size_t(1) << 31))
       throw UsageError("-n " + std::to_string(o->n) + " is more than 2^31 samples");
     LoadedMesh m = load_mesh(o->mesh, o->threads);
     const SurfaceSamples<double> s =
-        sample_surface(m.index->mesh(), o->n, o->seed,
-                       o->method == "uniform" ? SampleMethod::uniform : SampleMethod::stratified,
-                       o->threads);
+        sample_surface(m.index->mesh(), o->n, o->seed, parse_sample_method(o->method), o->threads);
+    if (s.min_distance > 0)
+      std::cerr << "poisson: " << s.size() << " samples, every two at least " << s.min_distance
+                << " apart\n";
     Output out(o->out);
     if (npy) {
       std::vector<double> a;
