@@ -291,7 +291,7 @@ class OneSided {
 
   /// The float prefilter's bound search (bound_item_float); falls back to the
   /// double search bound_item where the float pick does not hold up in double.
-  double bound_item_fast(Item& it, double threshold, bool& searched) const;
+  double bound_item_fast(Item& it, double threshold, double target, bool& searched) const;
 
   /// Points of A to evaluate: every one gets a guess (a near triangle, for the
   /// upper bounds); those whose guessed distance could exceed `floor` (and the
@@ -344,7 +344,7 @@ class OneSided {
   }
 
   /// The item's upper bound (true, rounded up) and the B triangle that gives it.
-  double bound_item(Item& it, double threshold, bool& searched) const;
+  double bound_item(Item& it, double threshold, double target, bool& searched) const;
 
   const TriangleMesh<T>& a_;
   const MeshIndex<T>& b_;
@@ -364,10 +364,11 @@ class OneSided {
 };
 
 template <class T>
-double OneSided<T>::bound_item(Item& it, double threshold, bool& searched) const {
-  // Any triangle that settles the item will do (below the threshold with room
+double OneSided<T>::bound_item(Item& it, double threshold, double target, bool& searched) const {
+  (void)threshold;
+  // Any triangle that settles the item will do (below the target with room
   // for the outward rounding of the bound): the first one found ends the search.
-  const double stop = threshold * (1 - 1e-12) - 32 * kEps * s_;
+  const double stop = target * (1 - 1e-12) - 32 * kEps * s_;
   const double stop_sq = stop > 0 ? stop * stop : -1.0;
   double best_sq = kInf;
   std::int32_t best = -1;
@@ -439,9 +440,10 @@ double OneSided<T>::bound_item(Item& it, double threshold, bool& searched) const
 }
 
 template <class T>
-double OneSided<T>::bound_item_fast(Item& it, double threshold, bool& searched) const {
-  const double stop = threshold * (1 - 1e-12) - 32 * kEps * s_;
-  if (!use_float_ || !(stop > 0)) return bound_item(it, threshold, searched);
+double OneSided<T>::bound_item_fast(Item& it, double threshold, double target,
+                                    bool& searched) const {
+  const double stop = target * (1 - 1e-12) - 32 * kEps * s_;
+  if (!use_float_ || !(stop > 0)) return bound_item(it, threshold, target, searched);
   const float fstop = static_cast<float>(stop * stop);
   float fp[3][3];
   for (int k = 0; k < 3; ++k) {
@@ -524,7 +526,7 @@ double OneSided<T>::bound_item_fast(Item& it, double threshold, bool& searched) 
       return settled();
     });
   }
-  if (best < 0) return bound_item(it, threshold, searched);  // nothing comparable in float
+  if (best < 0) return bound_item(it, threshold, target, searched);  // nothing comparable in float
   const bool float_settled = settled();
   // The certified bound: the points of `best` nearest to the corners, found in
   // float, rebuilt and measured in double (upper_weights).
@@ -545,7 +547,7 @@ double OneSided<T>::bound_item_fast(Item& it, double threshold, bool& searched) 
   if (u <= threshold || !float_settled) return u;
   // The float pick settled the item but its double bound does not: the double search.
   bool s2 = false;
-  const double v = bound_item(it, threshold, s2);
+  const double v = bound_item(it, threshold, target, s2);
   searched = searched || s2;
   return v;
 }
@@ -624,11 +626,14 @@ HausdorffSide OneSided<T>::run() {
   std::vector<PointHit> mid;
   for (int round = 0;; ++round) {
     const double threshold = std::max(worst.lower, 0.0) + tol_;
+    // tight: search on until a triangle bounds the item by the lower bound (+ tol / 64),
+    // or the smallest bound over all of B; else stop at the first one within tolerance.
+    const double target = opt_.tight ? std::max(worst.lower, 0.0) + tol_ / 64 : threshold;
     upper.assign(items.size(), 0);
     searched.assign(items.size(), 0);
     batch_for_each(items.size(), batch_, [&](std::size_t i) {
       bool s = false;
-      upper[i] = bound_item_fast(items[i], threshold, s);
+      upper[i] = bound_item_fast(items[i], threshold, target, s);
       searched[i] = s ? 1 : 0;
     });
     side.subtriangles += items.size();

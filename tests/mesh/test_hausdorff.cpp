@@ -195,15 +195,24 @@ TEST(Hausdorff, AgreesWithDenseBruteForce) {
         perturbed(transformed(test::icosphere(1), 1.02, Vec3d{0.03, 0, 0}), 0.05, 200 + c);
     const MeshIndex<double> ib(b);
     const BruteForce<double> brute(b);
-    const double tol = 1e-4;
-    const HausdorffSide s = hausdorff_one_sided(a, ib, absolute(tol));
     const auto [grid, cover] = dense_max(a, brute, 24);
-    EXPECT_TRUE(s.converged);
-    EXPECT_LE(grid, s.upper);              // the grid max is a true lower bound
-    EXPECT_LE(s.lower, grid + cover);      // and grid + cover a true upper bound
-    EXPECT_LE(s.upper - s.lower, tol);
-    // The worst point really is that far from B.
-    EXPECT_GE(std::sqrt(brute.closest_point(s.worst_point).sq_distance), s.lower);
+    // 1e-4: the double search; 1e-3: the float prefilter, then also --tight.
+    double width_default = 0;
+    for (auto [tol, tight] : {std::pair{1e-4, false}, std::pair{1e-3, false}, std::pair{1e-3, true}}) {
+      HausdorffOptions o = absolute(tol);
+      o.tight = tight;
+      const HausdorffSide s = hausdorff_one_sided(a, ib, o);
+      EXPECT_TRUE(s.converged);
+      EXPECT_LE(grid, s.upper);              // the grid max is a true lower bound
+      EXPECT_LE(s.lower, grid + cover);      // and grid + cover a true upper bound
+      EXPECT_LE(s.upper - s.lower, tol);
+      // The worst point really is that far from B.
+      EXPECT_GE(std::sqrt(brute.closest_point(s.worst_point).sq_distance), s.lower);
+      if (tol == 1e-3 && !tight) width_default = s.upper - s.lower;
+      if (tight) {
+        EXPECT_LE(s.upper - s.lower, width_default);
+      }
+    }
   }
 }
 
@@ -221,6 +230,12 @@ TEST(Hausdorff, RelativeToleranceAndCounts) {
   // Exact queries: the 64 largest guesses at least, at most every vertex and midpoint.
   EXPECT_GE(r.forward.point_queries, 64u);
   EXPECT_LE(r.forward.point_queries, a.num_vertices() + 3 * r.forward.subtriangles);
+  // tight: a bracket no wider, overlapping the default one.
+  o.tight = true;
+  const HausdorffResult t = hausdorff(ia, ib, o);
+  EXPECT_TRUE(t.forward.converged && t.backward.converged);
+  EXPECT_LE(t.upper - t.lower, r.upper - r.lower);
+  EXPECT_LE(std::max(t.lower, r.lower), std::min(t.upper, r.upper));
 }
 
 TEST(Hausdorff, IdenticalForAnyThreadCount) {

@@ -67,6 +67,13 @@ struct HausdorffOptions {
   /// together; used when tolerance is 0 (default 1e-4 of the diagonal).
   double relative_tolerance = 1e-4;
   int threads = 0;  ///< 0 = all cores
+  /// false: a sub-triangle's bound search stops at the first triangle of B
+  /// that settles it (bound <= lower + tolerance), so the bracket is about as
+  /// wide as the tolerance. true: it goes on until a triangle bounds it by
+  /// lower + tolerance / 64 (or has found the smallest bound over B), so the
+  /// upper bound is as low as this subdivision allows: a narrower bracket for
+  /// more BVH searches (the sub-triangles whose bound lies above the lower one).
+  bool tight = false;
   /// Safety cap: stop refining (converged = false) past this many evaluated
   /// sub-triangles, or at 30 levels of subdivision.
   std::size_t max_subtriangles = std::size_t(1) << 23;
