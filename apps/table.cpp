@@ -216,7 +216,8 @@ Table samples_table(const SurfaceSamples<double>& samples, const std::vector<dou
 SampleMethod parse_sample_method(const std::string& text, const std::string& option) {
   if (text == "uniform") return SampleMethod::uniform;
   if (text == "stratified") return SampleMethod::stratified;
-  throw UsageError(option + " must be uniform or stratified, not '" + text + "'");
+  if (text == "poisson") return SampleMethod::poisson;
+  throw UsageError(option + " must be uniform, stratified or poisson, not '" + text + "'");
 }
 
 }  // namespace prox::cli

@@ -29,7 +29,8 @@ Runner setup_sample(CLI::App& app) {
   add_table_options(app, o->table, kSampleColumns);
   app.get_option("-o")->required();
   app.add_option("--method", o->method,
-                 "uniform (independent samples) | stratified (one per 1/N of the area)")
+                 "uniform (independent samples) | stratified (one per 1/N of the area) | poisson "
+                 "(Poisson-disk: every two samples at least r apart, r printed on standard error)")
       ->capture_default_str();
   app.add_option("--seed", o->seed, "random seed")->capture_default_str();
   add_threads_option(app, o->threads);
@@ -43,6 +44,9 @@ Runner setup_sample(CLI::App& app) {
       throw UsageError("-n " + std::to_string(o->n) + " is more than 2^31 samples");
     LoadedMesh m = load_mesh(o->mesh, o->threads);
     const SurfaceSamples<double> s = sample_surface(m.index->mesh(), o->n, o->seed, method, o->threads);
+    if (s.min_distance > 0)
+      std::cerr << "poisson: " << s.size() << " samples, every two at least " << s.min_distance
+                << " apart\n";
     Table t = samples_table(s);
     write_table(t, o->table);
     return 0;

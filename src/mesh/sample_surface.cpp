@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "prox/mesh/batch.hpp"
 
@@ -23,6 +24,67 @@ struct SplitMix64 {
   /// Uniform in [0, 1), 53 random bits.
   double uniform() { return static_cast<double>(next() >> 11) * 0x1p-53; }
 };
+
+/// Poisson-disk samples by dart throwing: candidates (uniform by area, from
+/// `candidate(i, ...)`, i = 0, 1, ...) are taken in order, each kept when no
+/// kept sample lies within r (Euclidean, in double), until n are kept. r
+/// starts at sqrt(0.45 area / n) (random sequential adsorption of disks of
+/// diameter r jams near 0.7 area / r^2 samples on a flat surface, so n is
+/// reached well before jamming); when 20 n + 1000 candidates do not give n,
+/// r shrinks by 10% and the throw starts again, the same candidates in the
+/// same order. Serial, so the same for any thread count. A hash grid of
+/// cells of side r finds the neighbours.
+template <class T, class Candidate>
+void poisson_disk(SurfaceSamples<T>& s, std::size_t n, double area, std::uint64_t seed,
+                  Candidate&& candidate) {
+  (void)seed;
+  double r = std::sqrt(0.45 * area / static_cast<double>(n));
+  const std::size_t budget = 20 * n + 1000;
+  for (int attempt = 0;; ++attempt) {
+    s.points.clear();
+    s.triangles.clear();
+    s.bary.clear();
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> grid;
+    grid.reserve(2 * n);
+    const double inv = 1 / r, r2 = r * r;
+    auto cell = [&](double x) { return static_cast<std::int64_t>(std::floor(x * inv)); };
+    auto key = [](std::int64_t x, std::int64_t y, std::int64_t z) {
+      return (static_cast<std::uint64_t>(x) * 0x9e3779b97f4a7c15ULL) ^
+             (static_cast<std::uint64_t>(y) * 0xc2b2ae3d27d4eb4fULL) ^
+             (static_cast<std::uint64_t>(z) * 0x165667b19e3779f9ULL);
+    };
+    for (std::size_t i = 0; i < budget && s.points.size() < n; ++i) {
+      Vec3<T> p, w;
+      std::uint32_t tri = 0;
+      candidate(i, p, tri, w);
+      const double px = double(p[0]), py = double(p[1]), pz = double(p[2]);
+      const std::int64_t cx = cell(px), cy = cell(py), cz = cell(pz);
+      bool room = true;
+      for (std::int64_t dx = -1; dx <= 1 && room; ++dx)
+        for (std::int64_t dy = -1; dy <= 1 && room; ++dy)
+          for (std::int64_t dz = -1; dz <= 1 && room; ++dz) {
+            const auto it = grid.find(key(cx + dx, cy + dy, cz + dz));
+            if (it == grid.end()) continue;
+            for (std::uint32_t j : it->second) {
+              const Vec3<T>& q = s.points[j];
+              const double ex = double(q[0]) - px, ey = double(q[1]) - py, ez = double(q[2]) - pz;
+              if (ex * ex + ey * ey + ez * ez < r2) {
+                room = false;
+                break;
+              }
+            }
+          }
+      if (!room) continue;
+      grid[key(cx, cy, cz)].push_back(static_cast<std::uint32_t>(s.points.size()));
+      s.points.push_back(p);
+      s.triangles.push_back(tri);
+      s.bary.push_back(w);
+    }
+    if (s.points.size() == n || attempt >= 60) break;
+    r *= 0.9;
+  }
+  s.min_distance = r;
+}
 
 }  // namespace
 
@@ -44,6 +106,32 @@ SurfaceSamples<T> sample_surface(const TriangleMesh<T>& mesh, std::size_t n, std
     throw std::invalid_argument("sample_surface: the mesh has no surface area (" +
                                 std::to_string(nt) + " triangles) to sample");
   SurfaceSamples<T> s;
+  // Sample i from its own generator; u (when >= 0) replaces its random triangle pick.
+  auto make = [&](std::uint64_t stream, std::size_t i, double u, Vec3<T>& p, std::uint32_t& tri,
+                  Vec3<T>& w) {
+    SplitMix64 rng{stream * 0xd1342543de82ef95ULL + i * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL};
+    rng.next();
+    const double r = rng.uniform();
+    if (!(u >= 0)) u = r;
+    const double target = std::min(u * total, std::nextafter(total, 0.0));
+    // First triangle whose cumulative area passes the target (never a zero-area one).
+    std::size_t t = static_cast<std::size_t>(std::upper_bound(cdf.begin() + 1, cdf.end(), target) -
+                                             (cdf.begin() + 1));
+    t = std::min(t, nt - 1);
+    const double r1 = std::sqrt(rng.uniform()), r2 = rng.uniform();
+    const double w0 = 1 - r1, w1 = r1 * (1 - r2), w2 = r1 * r2;
+    const Vec3<T> a = mesh.corner(t, 0), b = mesh.corner(t, 1), c = mesh.corner(t, 2);
+    for (int k = 0; k < 3; ++k)
+      p[k] = static_cast<T>(w0 * double(a[k]) + w1 * double(b[k]) + w2 * double(c[k]));
+    tri = static_cast<std::uint32_t>(t);
+    w = Vec3<T>{static_cast<T>(w0), static_cast<T>(w1), static_cast<T>(w2)};
+  };
+  if (method == SampleMethod::poisson) {
+    poisson_disk(s, n, total, seed, [&](std::size_t i, Vec3<T>& p, std::uint32_t& tri, Vec3<T>& w) {
+      make(seed ^ 0x2545f4914f6cdd1dULL, i, -1.0, p, tri, w);
+    });
+    return s;
+  }
   s.points.resize(n);
   s.triangles.resize(n);
   s.bary.resize(n);
@@ -54,24 +142,10 @@ SurfaceSamples<T> sample_surface(const TriangleMesh<T>& mesh, std::size_t n, std
   // count is n * area / total rounded up or down.
   const double offset = SplitMix64{seed ^ 0x5851f42d4c957f2dULL}.uniform();
   batch_for_each(n, batch, [&](std::size_t i) {
-    SplitMix64 rng{seed * 0xd1342543de82ef95ULL + i * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL};
-    rng.next();
-    double u = rng.uniform();
-    if (method == SampleMethod::stratified) u = (static_cast<double>(i) + offset) / static_cast<double>(n);
-    const double target = std::min(u * total, std::nextafter(total, 0.0));
-    // First triangle whose cumulative area passes the target (never a zero-area one).
-    std::size_t t = static_cast<std::size_t>(std::upper_bound(cdf.begin() + 1, cdf.end(), target) -
-                                             (cdf.begin() + 1));
-    t = std::min(t, nt - 1);
-    const double r1 = std::sqrt(rng.uniform()), r2 = rng.uniform();
-    const double w0 = 1 - r1, w1 = r1 * (1 - r2), w2 = r1 * r2;
-    const Vec3<T> a = mesh.corner(t, 0), b = mesh.corner(t, 1), c = mesh.corner(t, 2);
-    Vec3<T> p;
-    for (int k = 0; k < 3; ++k)
-      p[k] = static_cast<T>(w0 * double(a[k]) + w1 * double(b[k]) + w2 * double(c[k]));
-    s.points[i] = p;
-    s.triangles[i] = static_cast<std::uint32_t>(t);
-    s.bary[i] = Vec3<T>{static_cast<T>(w0), static_cast<T>(w1), static_cast<T>(w2)};
+    const double u = method == SampleMethod::stratified
+                         ? (static_cast<double>(i) + offset) / static_cast<double>(n)
+                         : -1.0;
+    make(seed, i, u, s.points[i], s.triangles[i], s.bary[i]);
   });
   return s;
 }

@@ -174,6 +174,21 @@ TEST(CliHausdorff, SampleEqualsTheLibrary) {
   ASSERT_EQ(t.rows.size(), 300u);
   EXPECT_EQ(num(t.rows[42][0]), double(s.triangles[42]));
   EXPECT_EQ(num(t.rows[42][1]), s.bary[42][2]);
+  // Poisson-disk: the library's samples, and its radius on standard error.
+  const RunResult pd = run_prox({"sample", p.a, "-n", "200", "-o", npy, "--method", "poisson", "--seed", "3"});
+  ASSERT_EQ(pd.code, 0) << pd.err;
+  const auto ps = sample_surface(TriangleMesh<double>(p.da.vertices, p.da.triangles), 200, 3,
+                                 SampleMethod::poisson);
+  const io::NpyArray parr = io::parse_npy(slurp(npy), npy);
+  ASSERT_EQ(parr.shape, (std::vector<std::size_t>{200, 7}));
+  for (std::size_t i = 0; i < 200; ++i)
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(parr.data[7 * i + k], ps.points[i][k]);
+  EXPECT_NE(pd.err.find("every two at least"), std::string::npos) << pd.err;
+  // In prox hausdorff too, with the Chamfer convention stated.
+  const RunResult h = run_prox({"hausdorff", p.a, p.b, "--samples", "500", "--sampling", "poisson"});
+  ASSERT_EQ(h.code, 0) << h.err;
+  EXPECT_NE(h.out.find("poisson: every two samples at least"), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("Chamfer (two-sided, point-to-surface"), std::string::npos) << h.out;
 }
 
 TEST(CliHausdorff, ErrorsAreOneLineAndLeaveNothing) {
@@ -193,7 +208,7 @@ TEST(CliHausdorff, ErrorsAreOneLineAndLeaveNothing) {
       {{"hausdorff", p.a, p.dir / "missing.off", "-o", out}, 1, "missing.off"},
       {{"sample", p.a, "-n", "0", "-o", p.dir / "s.npy"}, 2, "-n"},
       {{"sample", p.a, "-n", "5", "-o", p.dir / "s.txt"}, 2, "-o must name"},
-      {{"sample", p.a, "-n", "5", "-o", p.dir / "s.npy", "--method", "poisson"}, 2, "--method"},
+      {{"sample", p.a, "-n", "5", "-o", p.dir / "s.npy", "--method", "blue"}, 2, "--method"},
   };
   for (const Case& c : cases) {
     const RunResult r = run_prox(c.args);

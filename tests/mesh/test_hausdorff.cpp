@@ -10,7 +10,7 @@
 //   centre, inside a triangle of A, where no vertex and no edge midpoint lies;
 // - dense sampling with BruteForce (d(., B) is 1-Lipschitz, so the grid max
 //   plus the grid's covering radius brackets the true value);
-// - the interval is narrower than the tolerance; identical for 1, 2, 4 threads.
+// - the interval is narrower than the tolerance; identical for 1, 2, 7 threads.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -195,15 +195,24 @@ TEST(Hausdorff, AgreesWithDenseBruteForce) {
         perturbed(transformed(test::icosphere(1), 1.02, Vec3d{0.03, 0, 0}), 0.05, 200 + c);
     const MeshIndex<double> ib(b);
     const BruteForce<double> brute(b);
-    const double tol = 1e-4;
-    const HausdorffSide s = hausdorff_one_sided(a, ib, absolute(tol));
     const auto [grid, cover] = dense_max(a, brute, 24);
-    EXPECT_TRUE(s.converged);
-    EXPECT_LE(grid, s.upper);              // the grid max is a true lower bound
-    EXPECT_LE(s.lower, grid + cover);      // and grid + cover a true upper bound
-    EXPECT_LE(s.upper - s.lower, tol);
-    // The worst point really is that far from B.
-    EXPECT_GE(std::sqrt(brute.closest_point(s.worst_point).sq_distance), s.lower);
+    // 1e-4: the double search; 1e-3: the float prefilter, then also --tight.
+    double width_default = 0;
+    for (auto [tol, tight] : {std::pair{1e-4, false}, std::pair{1e-3, false}, std::pair{1e-3, true}}) {
+      HausdorffOptions o = absolute(tol);
+      o.tight = tight;
+      const HausdorffSide s = hausdorff_one_sided(a, ib, o);
+      EXPECT_TRUE(s.converged);
+      EXPECT_LE(grid, s.upper);              // the grid max is a true lower bound
+      EXPECT_LE(s.lower, grid + cover);      // and grid + cover a true upper bound
+      EXPECT_LE(s.upper - s.lower, tol);
+      // The worst point really is that far from B.
+      EXPECT_GE(std::sqrt(brute.closest_point(s.worst_point).sq_distance), s.lower);
+      if (tol == 1e-3 && !tight) width_default = s.upper - s.lower;
+      if (tight) {
+        EXPECT_LE(s.upper - s.lower, width_default);
+      }
+    }
   }
 }
 
@@ -221,24 +230,40 @@ TEST(Hausdorff, RelativeToleranceAndCounts) {
   // Exact queries: the 64 largest guesses at least, at most every vertex and midpoint.
   EXPECT_GE(r.forward.point_queries, 64u);
   EXPECT_LE(r.forward.point_queries, a.num_vertices() + 3 * r.forward.subtriangles);
+  // tight: a bracket no wider, overlapping the default one.
+  o.tight = true;
+  const HausdorffResult t = hausdorff(ia, ib, o);
+  EXPECT_TRUE(t.forward.converged && t.backward.converged);
+  EXPECT_LE(t.upper - t.lower, r.upper - r.lower);
+  EXPECT_LE(std::max(t.lower, r.lower), std::min(t.upper, r.upper));
 }
 
 TEST(Hausdorff, IdenticalForAnyThreadCount) {
   const TriangleMesh<double> a = test::torus(1.0, 0.3, 64, 24);
   const TriangleMesh<double> b = perturbed(transformed(a, 1.01, Vec3d{0.01, 0, 0}), 0.01, 9);
   const MeshIndex<double> ia(a), ib(b);
-  const HausdorffResult one = hausdorff(ia, ib, absolute(1e-5, 1));
-  for (int threads : {2, 4}) {
-    const HausdorffResult r = hausdorff(ia, ib, absolute(1e-5, threads));
-    for (auto [x, y] : {std::pair{one.forward, r.forward}, std::pair{one.backward, r.backward}}) {
-      EXPECT_EQ(x.lower, y.lower);
-      EXPECT_EQ(x.upper, y.upper);
-      EXPECT_EQ(x.worst_point, y.worst_point);
-      EXPECT_EQ(x.worst_closest, y.worst_closest);
-      EXPECT_EQ(x.worst_triangle, y.worst_triangle);
-      EXPECT_EQ(x.subtriangles, y.subtriangles);
-      EXPECT_EQ(x.searches, y.searches);
-      EXPECT_EQ(x.point_queries, y.point_queries);
+  // 1e-5: the double search only; 1e-3: the float prefilter (on where float's
+  // rounding is below 1% of the tolerance).
+  for (double tol : {1e-5, 1e-3}) {
+    const HausdorffResult one = hausdorff(ia, ib, absolute(tol, 1));
+    EXPECT_TRUE(one.forward.converged && one.backward.converged);
+    for (int threads : {2, 7}) {
+      const HausdorffResult r = hausdorff(ia, ib, absolute(tol, threads));
+      EXPECT_EQ(one.lower, r.lower);
+      EXPECT_EQ(one.upper, r.upper);
+      for (auto [x, y] : {std::pair{one.forward, r.forward}, std::pair{one.backward, r.backward}}) {
+        EXPECT_EQ(x.lower, y.lower);
+        EXPECT_EQ(x.upper, y.upper);
+        EXPECT_EQ(x.worst_point, y.worst_point);
+        EXPECT_EQ(x.worst_closest, y.worst_closest);
+        EXPECT_EQ(x.worst_triangle, y.worst_triangle);
+        EXPECT_EQ(x.worst_closest_triangle, y.worst_closest_triangle);
+        EXPECT_EQ(x.converged, y.converged);
+        EXPECT_EQ(x.subtriangles, y.subtriangles);
+        EXPECT_EQ(x.searches, y.searches);
+        EXPECT_EQ(x.point_queries, y.point_queries);
+        EXPECT_EQ(x.rounds, y.rounds);
+      }
     }
   }
 }

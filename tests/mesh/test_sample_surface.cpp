@@ -2,7 +2,10 @@
 // reproducible for a seed and any thread count; every sample on its triangle
 // at its barycentrics; area-weighted (a binomial test, 5 sigma); stratified
 // counts within one of n * area / total; statistics and Chamfer on distances
-// known exactly (two parallel squares 0.1 apart: every distance is 0.1).
+// known exactly (two parallel squares 0.1 apart: every distance is 0.1);
+// Poisson-disk: exactly n, every pair (all of them, brute force) at least
+// min_distance apart, min_distance near the packing radius, counts per
+// region proportional to area, the same for any thread count.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -37,7 +40,7 @@ TEST(SampleSurface, SameForAnySeedRunAndThreadCount) {
 
 TEST(SampleSurface, SamplesLieOnTheirTriangles) {
   const TriangleMesh<double> m = test::torus(1.0, 0.3, 32, 12);
-  for (SampleMethod method : {SampleMethod::uniform, SampleMethod::stratified}) {
+  for (SampleMethod method : {SampleMethod::uniform, SampleMethod::stratified, SampleMethod::poisson}) {
     const auto s = sample_surface(m, 3000, 7, method);
     const BruteForce<double> brute(m);
     for (std::size_t i = 0; i < s.size(); ++i) {
@@ -128,6 +131,71 @@ TEST(SampleSurface, HistogramAndBadStats) {
   EXPECT_THROW(distance_stats(std::vector<double>{1.0, std::nan("")}), std::invalid_argument);
   EXPECT_THROW(distance_stats(d, 0), std::invalid_argument);
   EXPECT_THROW(chamfer({}, d), std::invalid_argument);
+}
+
+// A flat grid of k x k squares (two triangles each) of side `size` at z = z0, from x0.
+void add_square(std::vector<Vec3d>& v, std::vector<Tri>& t, double x0, double size, int k) {
+  const auto base = static_cast<std::uint32_t>(v.size());
+  for (int j = 0; j <= k; ++j)
+    for (int i = 0; i <= k; ++i) v.push_back(Vec3d{x0 + size * i / k, size * j / k, 0});
+  const auto id = [&](int i, int j) { return base + static_cast<std::uint32_t>(j * (k + 1) + i); };
+  for (int j = 0; j < k; ++j)
+    for (int i = 0; i < k; ++i) {
+      t.push_back(Tri{id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      t.push_back(Tri{id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
+}
+
+TEST(SampleSurface, PoissonKeepsItsMinimumDistance) {
+  const TriangleMesh<double> m = test::torus(1.0, 0.3, 48, 16);
+  double area = 0;
+  for (std::size_t t = 0; t < m.num_triangles(); ++t)
+    area += 0.5 * std::sqrt(squared_norm(cross(m.corner(t, 1) - m.corner(t, 0), m.corner(t, 2) - m.corner(t, 0))));
+  const std::size_t n = static_cast<std::size_t>(test::scaled_count(3000, 300));
+  const auto s = sample_surface(m, n, 11, SampleMethod::poisson, 1);
+  ASSERT_EQ(s.size(), n);
+  // Not a trivial radius: at least 0.5 sqrt(area / n) (it starts at 0.67).
+  EXPECT_GE(s.min_distance, 0.5 * std::sqrt(area / double(n)));
+  double closest = 1e300;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) closest = std::min(closest, squared_distance(s.points[i], s.points[j]));
+  EXPECT_GE(std::sqrt(closest), s.min_distance);
+  // Blue noise, not a lattice of gaps: the closest pair is within 20% of r
+  // (dart throwing leaves many pairs near r).
+  EXPECT_LE(std::sqrt(closest), 1.2 * s.min_distance);
+  // Seeded, thread-independent; another seed gives other samples.
+  const auto again = sample_surface(m, n, 11, SampleMethod::poisson, 7);
+  EXPECT_EQ(again.points, s.points);
+  EXPECT_EQ(again.triangles, s.triangles);
+  EXPECT_EQ(again.bary, s.bary);
+  EXPECT_NE(sample_surface(m, n, 12, SampleMethod::poisson, 1).points, s.points);
+  // Other methods leave min_distance 0.
+  EXPECT_EQ(sample_surface(m, 10, 1, SampleMethod::uniform).min_distance, 0.0);
+}
+
+TEST(SampleSurface, PoissonCoverageFollowsArea) {
+  // A unit square and, far from it, a 2 x 2 square: areas 1 and 4.
+  std::vector<Vec3d> v;
+  std::vector<Tri> t;
+  add_square(v, t, 0, 1, 8);
+  add_square(v, t, 10, 2, 8);
+  const TriangleMesh<double> m(v, t);
+  const std::size_t n = static_cast<std::size_t>(test::scaled_count(10000, 2000));
+  const auto s = sample_surface(m, n, 5, SampleMethod::poisson);
+  ASSERT_EQ(s.size(), n);
+  std::size_t small = 0, quadrant[4] = {0, 0, 0, 0};
+  for (const Vec3d& p : s.points) {
+    if (p[0] < 5) {
+      ++small;
+    } else {
+      quadrant[(p[0] < 11 ? 0 : 1) + (p[1] < 1 ? 0 : 2)] += 1;
+    }
+  }
+  // Each unit of area gets n / 5 samples, up to the border strips (~r/2 wide)
+  // where disks stick out of the square: within 6%.
+  const double per_unit = double(n) / 5;
+  EXPECT_NEAR(double(small), per_unit, 0.06 * per_unit);
+  for (std::size_t q : quadrant) EXPECT_NEAR(double(q), per_unit, 0.06 * per_unit);
 }
 
 }  // namespace

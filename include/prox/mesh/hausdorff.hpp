@@ -20,8 +20,18 @@
 //   then over all of B by a BVH search (a node test whose key is the largest of
 //   the three corners' box lower bounds, pruned by the best bound so far; a
 //   box's farthest-corner distances bound it too, as FCPW does for points).
-//   Memory: B's corners in double per triangle (72 bytes each) and its
-//   vertex -> triangle lists, for the duration of the call.
+//   Memory: B's corners in double per triangle (72 bytes each) and in float
+//   (36 bytes, and a float copy of the leaf packs), and its vertex -> triangle
+//   lists, for the duration of the call.
+// - Float prefilter (where half the joint box's extent times 2^-20 is below 1%
+//   of the tolerance): that search runs in float relative to the box's centre,
+//   four of B's triangles at a time; float only picks the triangle b, and the
+//   bound is then computed in double from it (the corners' nearest points on b
+//   named by the float weights, clamped and normalised: points of b, so their
+//   distances bound d(corner, b) from above). If float settled the item but the
+//   double bound does not, the double search above runs instead.
+// - tight (HausdorffOptions::tight): the search goes on to lower + tol / 64 (or
+//   B's minimum) instead of stopping at the first triangle within tolerance.
 // - Sub-triangles whose upper bound is within tolerance of the global lower
 //   bound are retired (their bound kept for the final upper), the rest are
 //   split into 4 at their edge midpoints, in rounds. Each round computes every
@@ -34,8 +44,9 @@
 // Rounding (why the bracket is true, not just close): with s = the largest
 // |coordinate| of A and B, eps the machine epsilon of double (2^-52) and
 // eps_T that of the index's T:
-// - an upper evaluation d(p, b) uses a point q of b rebuilt from the kernel's
-//   barycentrics (clamped to the triangle), |p - q| rounded up by
+// - an upper evaluation d(p, b) uses a point q of b rebuilt from barycentrics
+//   (the double kernel's or the float prefilter's; clamped to the triangle and
+//   normalised), q and |p - q| computed in double, |p - q| rounded up by
 //   (1 + 8 eps) and + 16 eps s: any point of b bounds d(p, b) from above;
 //   edge midpoints are rounded, so sub-triangles may leave gaps of ~eps s,
 //   also inside that margin.
@@ -67,6 +78,13 @@ struct HausdorffOptions {
   /// together; used when tolerance is 0 (default 1e-4 of the diagonal).
   double relative_tolerance = 1e-4;
   int threads = 0;  ///< 0 = all cores
+  /// false: a sub-triangle's bound search stops at the first triangle of B
+  /// that settles it (bound <= lower + tolerance), so the bracket is about as
+  /// wide as the tolerance. true: it goes on until a triangle bounds it by
+  /// lower + tolerance / 64 (or has found the smallest bound over B), so the
+  /// upper bound is as low as this subdivision allows: a narrower bracket for
+  /// more BVH searches (the sub-triangles whose bound lies above the lower one).
+  bool tight = false;
   /// Safety cap: stop refining (converged = false) past this many evaluated
   /// sub-triangles, or at 30 levels of subdivision.
   std::size_t max_subtriangles = std::size_t(1) << 23;

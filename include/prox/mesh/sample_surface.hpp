@@ -14,6 +14,15 @@
 //   sample per 1/n of the cumulative area (systematic sampling): every
 //   triangle gets n * area / total samples rounded up or down, so sample
 //   statistics vary much less; the barycentrics stay independent.
+// - poisson: Poisson-disk (blue noise) by dart throwing: uniform candidates
+//   (their own seeded stream) are kept in order when no kept sample lies
+//   within r (Euclidean distance in 3D), until n are kept; r starts at
+//   sqrt(0.45 area / n) and shrinks by 10% (the throw restarts) when 20 n +
+//   1000 candidates do not give n. Every two samples are at least
+//   min_distance = r apart; the density follows the area (up to the disks'
+//   edge effects, and surfaces closer than r across a gap, which share
+//   their disks). Serial (any `threads` gives the same samples); 100,000
+//   samples of bunny00.off took 0.8 s CPU (first radius, no restart).
 // Degenerate (zero-area) triangles get no samples. Throws std::invalid_argument
 // on a mesh with no area.
 //
@@ -40,7 +49,7 @@
 
 namespace prox {
 
-enum class SampleMethod { uniform, stratified };
+enum class SampleMethod { uniform, stratified, poisson };
 
 /// Samples on a surface (#N each).
 template <class T>
@@ -48,6 +57,8 @@ struct SurfaceSamples {
   std::vector<Vec3<T>> points;
   std::vector<std::uint32_t> triangles;  ///< triangle holding each sample
   std::vector<Vec3<T>> bary;             ///< weights of that triangle's corners 0, 1, 2
+  /// poisson: every two samples are at least this far apart (Euclidean); 0 otherwise.
+  double min_distance = 0;
   std::size_t size() const { return points.size(); }
 };
 
