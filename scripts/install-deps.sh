@@ -20,6 +20,7 @@ packages=(
   clang-14 libclang-rt-14-dev                  # libFuzzer + ASan/UBSan for the fuzz targets (scripts/fuzz.sh)
   python3-dev python3-venv                     # the Python module: headers, and the venv its build tools go in
   ccache                                       # the module's wheel build reuses the release build's objects
+  libusb-1.0-0                                 # bench/python: Open3D's PyPI wheel links it (import fails without)
 )
 
 missing=()

@@ -17,7 +17,11 @@ Conventions (every query):
   floating-point results have that dtype. Triangle ids are int64, -1 for a miss.
 * A query with a NaN or infinite coordinate is a miss in its own row (NaN, -1,
   False, inf for ``t_hit``); it never raises.
-* Signed distances are negative inside.
+* Signed distances are negative inside. How the inside is decided is a sign
+  method (``method=``: ``"auto"``, ``"winding"``, ``"pseudonormal"``,
+  ``"parity"``; see ``docs/sign-and-sdf.md``); ``"auto"`` picks one from the
+  mesh's diagnostics, and every signed answer says which one decided it and how
+  sure it is (``prox.CONFIDENCE``).
 * Barycentric coordinates: ``barycentrics`` are the weights of the triangle's
   corners 0, 1, 2; ``primitive_uvs`` (Open3D's name) are the weights of corners
   1 and 2 (so the point is ``(1-u-v) c0 + u c1 + v c2``).
@@ -37,7 +41,8 @@ import numpy as np
 from . import _prox
 
 __all__ = [
-    "Mesh", "load", "FEATURES", "SIGN_METHODS", "isa",
+    "Mesh", "load", "FEATURES", "SIGN_METHODS", "CONFIDENCE", "CONTAINMENT", "OUTSIDE", "INSIDE",
+    "UNSURE", "isa",
     "Segment", "Circle", "Box", "OrientedBox", "Capsule", "ConvexPolygon", "Polygon", "Polyline",
 ]
 __version__ = "0.1.0"
@@ -46,10 +51,35 @@ __version__ = "0.1.0"
 #: the corner, edge or face of the triangle that holds the closest point.
 FEATURES = ("vertex0", "vertex1", "vertex2", "edge01", "edge12", "edge20", "face")
 
-#: Sign methods of ``Mesh.compute_signed_distance(method=...)``, each a function
-#: ``(mesh, rows, threads) -> dict`` of (N,) arrays with at least
-#: ``signed_distance`` and ``confidence``. A new method is one entry here.
-SIGN_METHODS: Dict[str, Any] = {}
+#: Sign methods, by code: ``compute_signed_distance(...)["sign_method"]`` holds the
+#: index of the method that decided each point (1 winding, 2 pseudonormal, 3 parity;
+#: 4 none: the mesh has no inside; -1 a miss). ``method=`` takes any name but "none".
+SIGN_METHODS = ("auto", "winding", "pseudonormal", "parity", "none")
+
+#: Names of ``compute_signed_distance(...)["confidence"]`` values (-1: a miss):
+#: 0 sure (the method's evidence is unambiguous), 1 unsure (winding number near
+#: 1/2, a split parity vote, or a method the mesh does not suit), 2 no_inside
+#: (the mesh has no inside: nothing was signed).
+CONFIDENCE = ("sure", "unsure", "no_inside")
+
+#: Names of ``contains(...)`` values: 0 outside, 1 inside, 2 unsure.
+CONTAINMENT = ("outside", "inside", "unsure")
+OUTSIDE, INSIDE, UNSURE = 0, 1, 2
+
+
+def _method(method: Any) -> str:
+    if method == "winding_number":  # the name of the first version of the module
+        method = "winding"
+    if not isinstance(method, str) or method not in SIGN_METHODS[:4]:
+        raise ValueError(f"method must be one of {SIGN_METHODS[:4]}, got {method!r}")
+    return method
+
+
+def _parity_rays(parity_rays: Any) -> int:
+    if isinstance(parity_rays, bool) or not isinstance(parity_rays, (int, np.integer)) \
+            or not (1 <= parity_rays <= 15 and parity_rays % 2 == 1):
+        raise ValueError(f"parity_rays must be odd, from 1 to 15, got {parity_rays!r}")
+    return int(parity_rays)
 
 
 def isa() -> str:
@@ -174,10 +204,80 @@ class Mesh:
 
     @property
     def diagnostics(self) -> Dict[str, Any]:
-        """What ``prox info`` reports: closed, edges, boundary_edges, non_manifold_edges,
-        degenerate_triangles, unused_vertices, memory_bytes, bvh_nodes, bvh_leaves,
-        bvh_depth, build_ms, isa. The edge statistics are computed on first access."""
+        """What ``prox info`` reports, as a dict (computed once, on first access).
+
+        As stored (vertices as given): closed, edges, boundary_edges,
+        non_manifold_edges, degenerate_triangles, unused_vertices; the index:
+        memory_bytes, bvh_nodes, bvh_leaves, bvh_depth, build_ms, isa.
+        The sign's view (vertices welded by exact position, so a triangle soup has
+        the topology it draws; prox/mesh/diagnostics.hpp): welded_vertices,
+        welded_closed, welded_boundary_edges, welded_non_manifold_edges,
+        welded_degenerate_triangles, manifold, oriented (neighbouring triangles
+        agree), inconsistent_edges, outward (signed volume > 0), components
+        (edge-connected), duplicate_triangles, area, volume (signed; meaningful when
+        closed), planar, has_inside, recommended_sign_method (what method="auto"
+        picks), verdict (one line on how far a sign can be trusted).
+        """
         return self._impl.diagnostics()
+
+    @property
+    def is_closed(self) -> bool:
+        """Closed once vertices are welded by position: every edge shared by exactly
+        two triangles (``diagnostics["welded_closed"]``)."""
+        return self.diagnostics["welded_closed"]
+
+    @property
+    def is_manifold(self) -> bool:
+        """No edge shared by three or more triangles (welded)."""
+        return self.diagnostics["manifold"]
+
+    @property
+    def is_oriented(self) -> bool:
+        """Neighbouring triangles agree on their orientation (welded)."""
+        return self.diagnostics["oriented"]
+
+    @property
+    def is_outward(self) -> bool:
+        """Signed volume > 0: the normals (c1-c0)x(c2-c0) point out (when closed)."""
+        return self.diagnostics["outward"]
+
+    @property
+    def components(self) -> int:
+        """Number of edge-connected pieces."""
+        return self.diagnostics["components"]
+
+    @property
+    def area(self) -> float:
+        """Total surface area (float64)."""
+        return self.diagnostics["area"]
+
+    @property
+    def volume(self) -> float:
+        """Signed volume (float64; > 0 for a closed outward mesh; an open mesh's
+        depends on the origin)."""
+        return self.diagnostics["volume"]
+
+    @property
+    def verdict(self) -> str:
+        """One line on how reliable a sign is on this mesh, naming the method
+        ``method="auto"`` picks (as ``prox info``'s sign line)."""
+        return self.diagnostics["verdict"]
+
+    def sign_method(self, method: str = "auto", *, parity_rays: int = 3) -> str:
+        """The method ``method`` resolves to on this mesh: "auto" becomes
+        pseudonormal (closed, oriented, outward), parity (other closed meshes) or
+        winding (open, non-manifold, soups); "none" when the mesh has no inside."""
+        return self._impl.resolve_sign_method(_method(method), _parity_rays(parity_rays))
+
+    def reorient(self, *, threads: Optional[int] = None):
+        """A copy made consistently oriented, outward (cavities inward), as
+        ``prox closest --reorient``: every edge-connected piece made consistent by
+        flipping triangles (corners 1 and 2 swapped), then turned so the solid has
+        positive volume. Returns ``(mesh, info)``: the new Mesh (its index built;
+        same vertices) and a dict with ``flipped`` (triangles flipped) and
+        ``conflicts`` (edges that still disagree: a non-orientable piece)."""
+        impl, flipped, conflicts = self._impl.reorient(_threads(threads))
+        return Mesh._wrap(impl), {"flipped": int(flipped), "conflicts": int(conflicts)}
 
     def __repr__(self) -> str:
         return (f"prox.Mesh({self.num_vertices} vertices, {self.num_triangles} triangles, "
@@ -210,22 +310,45 @@ class Mesh:
         """(...) distance from each point to the mesh (NaN for a non-finite point)."""
         return self.compute_closest_points(points, threads=threads)["distance"]
 
-    def compute_signed_distance(self, points: Any, *, method: str = "winding_number",
-                                threads: Optional[int] = None) -> Dict[str, np.ndarray]:
-        """Signed distance to the mesh, negative inside, for each point (..., 3).
+    def compute_signed_distance(self, points: Any, *, method: str = "auto",
+                                parity_rays: int = 3,
+                                threads: Optional[int] = None) -> Dict[str, Any]:
+        """Signed distance to the mesh, negative inside, for each point (..., 3): one
+        closest-point traversal, then its sign by ``method`` (prox/mesh/sign.hpp):
 
-        method: a key of prox.SIGN_METHODS. ``"winding_number"`` (robust on open
-        and self-intersecting meshes): inside where |w| >= 0.5, w the generalized
-        winding number (BVH-accelerated; the exact sum decides within 0.2 of 0.5).
-        Returns (...) arrays in dtype: signed_distance (NaN for a non-finite point),
-        winding_number, and confidence = min(1, 2 * abs(abs(w) - 0.5)): 1 far from
-        the decision, 0 where the sign is a coin toss (w = 0.5, e.g. on a hole).
+        * "auto" (default): chosen from the mesh's diagnostics (see sign_method());
+        * "winding": generalized winding number w, inside where |w| >= 1/2 (robust on
+          open meshes and soups; unsure when the deciding |w| is in (0.3, 0.7));
+        * "pseudonormal": the angle-weighted pseudonormal at the closest feature
+          (exact on closed, consistently and outward oriented meshes);
+        * "parity": ``parity_rays`` (odd, 1..15) fixed rays, odd crossings = inside,
+          majority vote (exact on any closed mesh, any orientation).
+
+        Returns a dict: ``method`` (str, the method "auto" resolved to; "none" on a
+        mesh with no inside) and (...) arrays:
+          signed_distance dtype: negative inside, 0 on the surface; NaN on a miss (a
+            non-finite point) or on a mesh with no inside;
+          winding_number dtype: the deciding w (winding only, else NaN);
+          confidence int8: index into prox.CONFIDENCE (0 sure, 1 unsure, 2
+            no_inside), -1 for a miss;
+          sign_method int8: the method that decided this point (index into
+            prox.SIGN_METHODS; pseudonormal hands a degenerate closest triangle to
+            parity), -1 for a miss;
+          inside_votes, votes uint8: parity rays that said inside, of those cast
+            (0 and 0 unless parity decided);
+          points (..., 3) dtype, primitive_ids int64: the closest point and triangle.
+        For a float64 mesh the arrays are bit for bit ``prox closest --signed``'s
+        columns (signed_distance, winding_number, sign_method, confidence).
         """
-        fn = SIGN_METHODS.get(method)
-        if fn is None:
-            raise ValueError(f"method must be one of {sorted(SIGN_METHODS)}, got {method!r}")
+        m, pr = _method(method), _parity_rays(parity_rays)
         rows, lead = _rows(points, 3, self.dtype, "points")
-        return _reshape(fn(self, rows, _threads(threads)), lead)
+        sd, w, conf, used, iv, v, p, ids, resolved = self._impl.signed_query(
+            rows, m, pr, _threads(threads))
+        out = _reshape({"signed_distance": sd, "winding_number": w, "confidence": conf,
+                        "sign_method": used, "inside_votes": iv, "votes": v, "points": p,
+                        "primitive_ids": ids}, lead)
+        out["method"] = resolved
+        return out
 
     def compute_winding_number(self, points: Any, *, exact: bool = False,
                                threads: Optional[int] = None) -> np.ndarray:
@@ -235,17 +358,189 @@ class Mesh:
         rows, lead = _rows(points, 3, self.dtype, "points")
         return self._impl.winding_number(rows, bool(exact), _threads(threads)).reshape(lead)
 
-    def contains(self, points: Any, *, threshold: float = 0.5,
+    def contains(self, points: Any, *, method: str = "auto", parity_rays: int = 3,
                  threads: Optional[int] = None) -> np.ndarray:
-        """(...) bool: whether each point (..., 3) is inside, i.e. |winding number| >=
-        threshold (0 < threshold <= 1; 0.5 agrees with compute_signed_distance's
-        sign off the surface). The exact winding number decides within 0.2 of the
-        threshold. False for a non-finite point."""
-        t = _scalar(threshold, "threshold")
-        if not 0 < t <= 1:
-            raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
+        """(...) int8: where each point (..., 3) is, as prox::contains says it:
+        0 outside, 1 inside (a point on the surface counts as inside), 2 unsure (the
+        sign is not sure: see compute_signed_distance's confidence; a non-finite
+        point; a mesh with no inside). Names in prox.CONTAINMENT; compare with
+        prox.INSIDE / prox.OUTSIDE / prox.UNSURE (``mesh.contains(p) == prox.INSIDE``
+        is a bool array with unsure points False). method, parity_rays: as
+        compute_signed_distance."""
+        m, pr = _method(method), _parity_rays(parity_rays)
         rows, lead = _rows(points, 3, self.dtype, "points")
-        return self._impl.contains(rows, t, _threads(threads)).reshape(lead)
+        return self._impl.contains(rows, m, pr, _threads(threads)).reshape(lead)
+
+    # ---- signed distance grid --------------------------------------------------
+    def sdf_grid(self, *, res: Any = None, dx: Optional[float] = None, padding: float = 0.1,
+                 band: float = np.inf, method: str = "auto", parity_rays: int = 3,
+                 float32: bool = False, threads: Optional[int] = None) -> Dict[str, Any]:
+        """The signed distance on every node of a regular grid over the mesh's box,
+        padded by ``padding`` x its longest side on every side, as ``prox sdf``
+        (prox/mesh/sdf_grid.hpp: the exact distance at every node, signed by
+        ``method``; each node equals compute_signed_distance at that node).
+
+        The grid: ``res=N`` (default 64): cubic cells, N nodes along the longest
+        padded axis, the others as many as cover their length (centred);
+        ``res=(nx, ny, nz)``: that many nodes spanning the padded box exactly (cells
+        need not be cubic); or ``dx=h``: cubic cells of side h. band: values with
+        |d| > band are clamped to +-band (faster; the sign is still exact). float32:
+        store float32 values (the default is the mesh's dtype).
+
+        Returns a dict: ``values`` (nx, ny, nz) array, node (i, j, k) at
+        ``values[i, j, k]`` (Fortran order, x fastest; ``values.T`` is the
+        C-ordered (nz, ny, nx) array ``prox sdf`` writes, bit for bit for a float64
+        mesh); ``origin`` (3,) float64, the position of node (0, 0, 0); ``spacing``
+        (3,) float64, so node (i, j, k) is at origin + (i, j, k) * spacing;
+        ``method`` (str, the sign method used); ``unsure`` (int, nodes whose sign
+        is not sure); ``sign_evaluations`` (nodes signed by the method, the others
+        copied from a neighbour where that is exact). ValueError on a mesh with no
+        inside, a bad grid (1..100000 nodes per axis, 4e9 in all) or a bad option.
+        """
+        m, pr = _method(method), _parity_rays(parity_rays)
+        if res is not None and dx is not None:
+            raise ValueError("give res or dx, not both")
+        mode, dims, h = 0, (64, 0, 0), 0.0
+        if dx is not None:
+            h = _scalar(dx, "dx")
+            if not (h > 0 and np.isfinite(h)):
+                raise ValueError(f"dx must be a finite number > 0, got {dx!r}")
+            mode = 2
+        elif res is not None:
+            r = np.asarray(res)
+            if r.dtype.kind not in "iu" or r.shape not in ((), (3,)):
+                raise ValueError(f"res must be an integer N or (nx, ny, nz), got {res!r}")
+            if r.shape == ():
+                if not 2 <= int(r) <= 100000:
+                    raise ValueError(f"res must be from 2 to 100000, got {int(r)}")
+                dims = (int(r), 0, 0)
+            else:
+                if not all(1 <= int(x) <= 100000 for x in r):
+                    raise ValueError(f"res must have 1 to 100000 nodes per axis, got {tuple(r)}")
+                mode, dims = 1, tuple(int(x) for x in r)
+        pad = _scalar(padding, "padding")
+        if not (pad >= 0 and np.isfinite(pad)):
+            raise ValueError(f"padding must be a finite number >= 0, got {padding!r}")
+        b = _scalar(band, "band")
+        if not b > 0:
+            raise ValueError(f"band must be > 0, got {band!r}")
+        values, origin, spacing, used, unsure, evals = self._impl.sdf_grid(
+            mode, dims, h, pad, b, bool(float32), m, pr, _threads(threads))
+        return {"values": values, "origin": origin, "spacing": spacing, "method": used,
+                "unsure": int(unsure), "sign_evaluations": int(evals)}
+
+    # ---- two meshes: Hausdorff, sampling, Chamfer ------------------------------
+    def _other(self, other, what):
+        if not isinstance(other, Mesh):
+            raise ValueError(f"{what}: other must be a prox.Mesh, got {type(other).__name__}")
+        if other.dtype != self.dtype:
+            raise ValueError(f"{what}: both meshes must have the same dtype, got {self.dtype} "
+                             f"and {other.dtype}")
+        if self.num_triangles == 0 or other.num_triangles == 0:
+            raise ValueError(f"{what}: both meshes need triangles (got {self.num_triangles} "
+                             f"and {other.num_triangles})")
+        return other._impl
+
+    def hausdorff(self, other: "Mesh", *, tolerance: Optional[float] = None,
+                  relative: Optional[float] = None, symmetric: bool = True,
+                  max_subtriangles: Optional[int] = None,
+                  threads: Optional[int] = None) -> Dict[str, Any]:
+        """Certified Hausdorff distance between this mesh (A) and ``other`` (B), as
+        ``prox hausdorff`` (prox/mesh/hausdorff.hpp): an interval [lower, upper]
+        that contains the true value, no wider than the tolerance.
+
+        tolerance: wanted width, absolute (mesh units); relative: wanted width as a
+        fraction of the diagonal of A and B's joint box (default 1e-4 when neither
+        is given). symmetric=True: H(A, B) = max(h(A, B), h(B, A)); False: the one-
+        sided h(A, B) = max over A's surface of the distance to B. max_subtriangles:
+        stop refining past this many (then converged is False; default 2^23).
+
+        Returns (float64 numbers) for symmetric: lower, upper, tolerance (absolute,
+        used), diagonal, converged, and ``forward`` (h(A, B)) and ``backward``
+        (h(B, A)), each a dict: lower, upper, worst_point (3,) (the point of the
+        first mesh where its distance to the other is ``lower``), worst_closest
+        (3,) (its closest point on the other), worst_triangle,
+        worst_closest_triangle, converged, subtriangles, searches, point_queries,
+        rounds. One-sided: that side's dict with tolerance and diagonal added.
+        Both meshes need the same dtype.
+        """
+        o = self._other(other, "hausdorff")
+        tol, rel = 0.0, 1e-4
+        if tolerance is not None and relative is not None:
+            raise ValueError("give tolerance or relative, not both")
+        if tolerance is not None:
+            tol, rel = _scalar(tolerance, "tolerance"), 0.0
+            if not (tol > 0 and np.isfinite(tol)):
+                raise ValueError(f"tolerance must be a finite number > 0, got {tolerance!r}")
+        elif relative is not None:
+            rel = _scalar(relative, "relative")
+            if not 0 < rel < 1:
+                raise ValueError(f"relative must be in (0, 1), got {relative!r}")
+        cap = 0
+        if max_subtriangles is not None:
+            if isinstance(max_subtriangles, bool) or \
+                    not isinstance(max_subtriangles, (int, np.integer)) or max_subtriangles < 1:
+                raise ValueError(f"max_subtriangles must be an integer >= 1, got "
+                                 f"{max_subtriangles!r}")
+            cap = int(max_subtriangles)
+        return self._impl.hausdorff(o, tol, rel, bool(symmetric), cap, _threads(threads))
+
+    def sample(self, n: int, *, seed: int = 1, method: str = "uniform",
+               threads: Optional[int] = None) -> Dict[str, np.ndarray]:
+        """n area-weighted random points on the surface, as ``prox sample``
+        (prox/mesh/sample_surface.hpp): a triangle with probability area / total,
+        uniform inside it. method "uniform" (independent samples; sample i does not
+        depend on n) or "stratified" (one per 1/n of the cumulative area: much less
+        variance). Seeded: the same for any thread count.
+
+        Returns points (n, 3) dtype, primitive_ids (n,) int64 (the triangle),
+        barycentrics (n, 3) dtype (weights of its corners 0, 1, 2). ValueError on a
+        mesh with no area.
+        """
+        n = self._count(n, "n")
+        return dict(zip(("points", "primitive_ids", "barycentrics"),
+                        self._impl.sample(n, self._seed(seed), self._sampling(method),
+                                          _threads(threads))))
+
+    def chamfer(self, other: "Mesh", *, samples: int = 100000, seed: int = 1,
+                method: str = "stratified", return_distances: bool = False,
+                threads: Optional[int] = None) -> Dict[str, Any]:
+        """Mean, RMS and Chamfer distance between this mesh (A) and ``other`` (B) on
+        area-weighted samples, as ``prox hausdorff`` reports them: ``samples``
+        points of A (seed ``seed``) and of B (seed ``seed + 1``), each one's exact
+        distance to the other surface.
+
+        Returns (float64): chamfer_l2 = mean d(a,B)^2 + mean d(b,A)^2 (PyTorch3D's
+        convention, but to the surface, not to its samples), chamfer_l1 = mean
+        d(a,B) + mean d(b,A), samples, diagonal (of A and B's joint box), and
+        ``forward`` (A's samples to B) and ``backward`` (B's to A), each a dict:
+        mean, rms, mean_sq, max (the sampled max: a lower bound of the Hausdorff
+        distance), argmax, and with return_distances=True ``distances`` (samples,)
+        float64 (the samples are ``A.sample(samples, seed=seed, method=method)``).
+        """
+        o = self._other(other, "chamfer")
+        n = self._count(samples, "samples")
+        return self._impl.sample_distance_stats(o, n, self._seed(seed), self._sampling(method),
+                                                bool(return_distances), _threads(threads))
+
+    @staticmethod
+    def _count(n, name):
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 2**31:
+            raise ValueError(f"{name} must be an integer from 1 to 2^31, got {n!r}")
+        return int(n)
+
+    @staticmethod
+    def _seed(seed):
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or \
+                not 0 <= seed < 2**64 - 1:
+            raise ValueError(f"seed must be an integer from 0 to 2^64-2, got {seed!r}")
+        return int(seed)
+
+    @staticmethod
+    def _sampling(method):
+        if method not in ("uniform", "stratified"):
+            raise ValueError(f"method must be 'uniform' or 'stratified', got {method!r}")
+        return method == "stratified"
 
     # ---- rays ------------------------------------------------------------------
     def _rays(self, rays, directions):
@@ -357,16 +652,6 @@ def _from_bytes(dtype: str, data) -> Mesh:
     buf = np.frombuffer(data, dtype=np.uint8)
     impl = _prox.MeshF32 if np.dtype(dtype) == np.float32 else _prox.MeshF64
     return Mesh._wrap(impl.from_bytes(buf))
-
-
-def _sign_winding_number(mesh: Mesh, rows: np.ndarray, threads: int) -> Dict[str, np.ndarray]:
-    sd, w = mesh._impl.signed_distance(rows, threads)
-    with np.errstate(invalid="ignore"):
-        confidence = np.minimum(1, 2 * np.abs(np.abs(w) - 0.5)).astype(w.dtype, copy=False)
-    return {"signed_distance": sd, "winding_number": w, "confidence": confidence}
-
-
-SIGN_METHODS["winding_number"] = _sign_winding_number
 
 
 def load(path: Union[str, os.PathLike], *, dtype: Any = np.float64,

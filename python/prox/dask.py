@@ -50,9 +50,11 @@ _QUERIES: Dict[str, Tuple[int, Dict[Optional[str], Tuple[Tuple[int, ...], Any]]]
                                    "primitive_uvs": ((2,), None),
                                    "barycentrics": ((3,), None), "feature": ((), np.int8)}),
     "compute_signed_distance": (3, {"signed_distance": ((), None), "winding_number": ((), None),
-                                    "confidence": ((), None)}),
+                                    "confidence": ((), np.int8), "sign_method": ((), np.int8),
+                                    "inside_votes": ((), np.uint8), "votes": ((), np.uint8),
+                                    "points": ((3,), None), "primitive_ids": ((), np.int64)}),
     "compute_winding_number": (3, {None: ((), None)}),
-    "contains": (3, {None: ((), np.bool_)}),
+    "contains": (3, {None: ((), np.int8)}),
     "cast_rays": (6, {"t_hit": ((), None), "primitive_ids": ((), np.int64),
                       "primitive_uvs": ((2,), None), "front_face": ((), np.bool_),
                       "primitive_normals": ((3,), None)}),
@@ -96,9 +98,11 @@ def _field(result, name):
     return result if name is None else result[name]
 
 
-def map_query(mesh: Mesh, method: str, queries: Any, *, chunks: Any = "auto", client=None,
+def map_query(mesh: Mesh, method: str, queries: Any, /, *, chunks: Any = "auto", client=None,
               handle=None, **kwargs):
-    """Maps ``mesh.<method>(chunk, **kwargs)`` over the chunks of ``queries``.
+    """Maps ``mesh.<method>(chunk, **kwargs)`` over the chunks of ``queries``
+    (mesh, method and queries are positional, so kwargs may hold the query's own
+    ``method=``, e.g. a sign method).
 
     queries: a Dask array (..., k), or array-like wrapped with ``chunks``.
     handle: what distribute(mesh) returned, to share one shipped copy of the index

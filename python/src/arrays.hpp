@@ -74,4 +74,21 @@ struct Out {
   }
 };
 
+/// A new (nx, ny, nz) NumPy array of V in Fortran order (x fastest): element
+/// [i, j, k] is data[i + nx (j + ny k)].
+template <class V>
+struct FortranOut {
+  V* data = nullptr;
+  nb::object array;
+
+  FortranOut(std::size_t nx, std::size_t ny, std::size_t nz) {
+    const std::size_t n = nx * ny * nz;
+    data = new V[n > 0 ? n : 1];
+    nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<V*>(p); });
+    const std::size_t shape[3] = {nx, ny, nz};
+    const std::int64_t strides[3] = {1, std::int64_t(nx), std::int64_t(nx * ny)};
+    array = nb::cast(nb::ndarray<nb::numpy, V>(data, 3, shape, owner, strides));
+  }
+};
+
 }  // namespace prox::python

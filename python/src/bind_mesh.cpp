@@ -10,14 +10,17 @@
 // layer (python/prox/__init__.py) and its stubs; this layer only checks them.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/array.h>
 #include <nanobind/stl/string.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <istream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -30,8 +33,13 @@
 #include "prox/io/load_index.hpp"
 #include "prox/io/mesh_topology.hpp"
 #include "prox/mesh/batch.hpp"
+#include "prox/mesh/diagnostics.hpp"
+#include "prox/mesh/hausdorff.hpp"
 #include "prox/mesh/isa.hpp"
 #include "prox/mesh/mesh_index.hpp"
+#include "prox/mesh/sample_surface.hpp"
+#include "prox/mesh/sdf_grid.hpp"
+#include "prox/mesh/sign.hpp"
 
 namespace prox::python {
 
@@ -159,6 +167,245 @@ class PyMesh {
     d["bvh_depth"] = s.depth;
     d["build_ms"] = s.build_ms;
     d["isa"] = std::string(isa_name(active_isa()));
+    // The sign's view (prox/mesh/diagnostics.hpp: vertices welded by position).
+    const MeshDiagnostics& g = sign_diagnostics();
+    d["welded_vertices"] = g.welded_vertices;
+    d["manifold"] = g.manifold();
+    d["oriented"] = g.consistently_oriented();
+    d["inconsistent_edges"] = g.inconsistent_edges;
+    d["outward"] = g.outward();
+    d["components"] = g.components;
+    d["duplicate_triangles"] = g.duplicate_triangles;
+    d["welded_closed"] = g.closed();
+    d["welded_boundary_edges"] = g.boundary_edges;
+    d["welded_non_manifold_edges"] = g.non_manifold_edges;
+    d["welded_degenerate_triangles"] = g.degenerate_triangles;
+    d["area"] = g.area;
+    d["volume"] = g.volume;
+    d["planar"] = g.planar;
+    d["has_inside"] = g.has_inside();
+    d["recommended_sign_method"] = std::string(to_string(g.recommended_method()));
+    d["verdict"] = g.verdict();
+    return d;
+  }
+
+  /// A copy of the mesh made consistent and outward (prox::reorient), its index
+  /// built; with the number of triangles flipped and of edges that cannot agree.
+  nb::tuple reorient(int threads) const {
+    const BatchOptions o = batch_options(threads);
+    PyMesh m;
+    std::size_t flipped = 0, conflicts = 0;
+    {
+      nb::gil_scoped_release release;
+      Reoriented<T> r = prox::reorient(index_->mesh());
+      flipped = r.flipped;
+      conflicts = r.conflicts;
+      BuildOptions b;
+      b.threads = o.threads;
+      m.index_ = std::make_shared<MeshIndex<T>>(std::move(r.mesh), b);
+    }
+    return nb::make_tuple(nb::cast(std::move(m)), flipped, conflicts);
+  }
+
+  /// The name `method` resolves to on this mesh ("none": no inside).
+  std::string resolve_sign_method(const std::string& method, int parity_rays) const {
+    return std::string(to_string(signer(method, parity_rays).method()));
+  }
+
+  // ---- signing (issue 10: prox/mesh/sign.hpp) --------------------------------
+
+  /// SignedMesh::query for every point: one closest-point traversal, then the sign.
+  nb::tuple signed_query(const InArray<T>& points, const std::string& method, int parity_rays,
+                         int threads) const {
+    const Rows<T, 3> p(points, "points");
+    const std::size_t n = p.size();
+    const BatchOptions o = batch_options(threads);
+    const SignedMesh<MeshIndex<T>>& sm = signer(method, parity_rays);
+    Out<T> sd({n}), w({n}), pt({n, 3});
+    Out<std::int64_t> id({n});
+    Out<std::int8_t> used({n}), conf({n});
+    Out<std::uint8_t> inside_votes({n}), votes({n});
+    {
+      nb::gil_scoped_release release;
+      batch_for_each(n, o, [&](std::size_t i) {
+        const SignedClosestPoint<T> s = sm.query(p[i]);
+        sd.data[i] = s.signed_distance;
+        w.data[i] = s.winding_number;
+        for (int k = 0; k < 3; ++k) pt.data[3 * i + k] = s.closest.point[k];
+        id.data[i] = s.closest.triangle;
+        // As `prox closest --signed`'s columns: -1 for a miss.
+        used.data[i] = s.found() ? std::int8_t(s.method) : std::int8_t(-1);
+        conf.data[i] = s.found() ? std::int8_t(s.confidence) : std::int8_t(-1);
+        inside_votes.data[i] = s.inside_votes;
+        votes.data[i] = s.votes;
+      });
+    }
+    return nb::make_tuple(sd.array, w.array, conf.array, used.array, inside_votes.array,
+                          votes.array, pt.array, id.array,
+                          std::string(to_string(sm.method())));
+  }
+
+  /// SignedMesh::contains: 0 outside, 1 inside, 2 unsure (prox::Containment).
+  nb::object contains(const InArray<T>& points, const std::string& method, int parity_rays,
+                      int threads) const {
+    const Rows<T, 3> p(points, "points");
+    const BatchOptions o = batch_options(threads);
+    const SignedMesh<MeshIndex<T>>& sm = signer(method, parity_rays);
+    Out<std::int8_t> in({p.size()});
+    {
+      nb::gil_scoped_release release;
+      batch_for_each(p.size(), o, [&](std::size_t i) {
+        in.data[i] = std::int8_t(sm.contains(p[i]));
+      });
+    }
+    return in.array;
+  }
+
+  /// prox::signed_distance_grid over the padded box, as `prox sdf`: mode 0 cubic
+  /// cells with res[0] nodes along the longest axis, 1 res = (nx, ny, nz), 2 cell
+  /// size dx. Values come back as an (nx, ny, nz) array in Fortran order (node
+  /// (i, j, k) at [i, j, k]; its transpose is `prox sdf`'s (nz, ny, nx) C array).
+  nb::tuple sdf_grid(int mode, std::array<std::size_t, 3> res, double dx, double padding,
+                     double band, bool float32, const std::string& method, int parity_rays,
+                     int threads) const {
+    const BatchOptions o = batch_options(threads);
+    const SignedMesh<MeshIndex<T>>& sm = signer(method, parity_rays);
+    if (index_->mesh().empty())
+      throw std::invalid_argument("the mesh has no triangles: no distance grid");
+    const Box3<T> bt = index_->mesh().bounds();
+    Box3<double> box;
+    for (int k = 0; k < 3; ++k) {
+      box.lo[k] = double(bt.lo[k]);
+      box.hi[k] = double(bt.hi[k]);
+    }
+    GridSpec grid = mode == 2 ? grid_over_box_spacing(box, padding, dx)
+                    : mode == 0 ? grid_over_box(box, padding, res[0])
+                                : grid_over_box(box, padding, res);
+    SdfOptions so;
+    so.band = band;
+    so.batch = o;
+    SdfGrid<T> g;
+    {
+      nb::gil_scoped_release release;
+      g = signed_distance_grid(sm, grid, so);
+    }
+    const std::size_t nx = grid.dims[0], ny = grid.dims[1], nz = grid.dims[2];
+    nb::object values;
+    if (float32 && !std::is_same_v<T, float>) {
+      FortranOut<float> v(nx, ny, nz);
+      for (std::size_t i = 0; i < g.values.size(); ++i) v.data[i] = float(g.values[i]);
+      values = v.array;
+    } else {
+      FortranOut<T> v(nx, ny, nz);
+      std::memcpy(v.data, g.values.data(), g.values.size() * sizeof(T));
+      values = v.array;
+    }
+    Out<double> origin({3}), spacing({3});
+    for (std::size_t a = 0; a < 3; ++a) {
+      origin.data[a] = grid.origin[a];
+      spacing.data[a] = grid.spacing[a];
+    }
+    return nb::make_tuple(values, origin.array, spacing.array, std::string(to_string(g.method)),
+                          g.unsure, g.sign_evaluations);
+  }
+
+  // ---- two meshes (issue 14: prox/mesh/hausdorff.hpp, sample_surface.hpp) -----
+
+  /// Certified Hausdorff distance to `other`: symmetric, or h(this, other) only.
+  nb::dict hausdorff(const PyMesh& other, double tolerance, double relative, bool symmetric,
+                     std::size_t max_subtriangles, int threads) const {
+    HausdorffOptions ho;
+    ho.tolerance = tolerance;
+    ho.relative_tolerance = relative;
+    ho.threads = batch_options(threads).threads;
+    if (max_subtriangles > 0) ho.max_subtriangles = max_subtriangles;
+    nb::dict d;
+    if (symmetric) {
+      HausdorffResult h;
+      {
+        nb::gil_scoped_release release;
+        h = prox::hausdorff(*index_, *other.index_, ho);
+      }
+      d["lower"] = h.lower;
+      d["upper"] = h.upper;
+      d["tolerance"] = h.tolerance;
+      d["diagonal"] = h.diagonal;
+      d["converged"] = h.forward.converged && h.backward.converged;
+      d["forward"] = side_dict(h.forward);
+      d["backward"] = side_dict(h.backward);
+    } else {
+      HausdorffSide s;
+      double tol = 0;
+      {
+        nb::gil_scoped_release release;
+        tol = hausdorff_tolerance(index_->mesh(), other.index_->mesh(), ho);
+        s = hausdorff_one_sided(index_->mesh(), *other.index_, ho);
+      }
+      d = side_dict(s);
+      d["tolerance"] = tol;
+      d["diagonal"] = joint_diagonal(other);
+    }
+    return d;
+  }
+
+  /// Area-weighted samples: points, triangle ids, barycentrics.
+  nb::tuple sample(std::size_t n, std::uint64_t seed, bool stratified, int threads) const {
+    const BatchOptions o = batch_options(threads);
+    SurfaceSamples<T> s;
+    {
+      nb::gil_scoped_release release;
+      s = sample_surface(index_->mesh(), n, seed,
+                         stratified ? SampleMethod::stratified : SampleMethod::uniform, o.threads);
+    }
+    Out<T> pt({n, 3}), bary({n, 3});
+    Out<std::int64_t> id({n});
+    for (std::size_t i = 0; i < n; ++i) {
+      for (int k = 0; k < 3; ++k) {
+        pt.data[3 * i + k] = s.points[i][k];
+        bary.data[3 * i + k] = s.bary[i][k];
+      }
+      id.data[i] = s.triangles[i];
+    }
+    return nb::make_tuple(pt.array, id.array, bary.array);
+  }
+
+  /// Mean, RMS and Chamfer over `n` samples of each mesh (seeds seed and seed + 1,
+  /// as `prox hausdorff`), with each side's distances when asked.
+  nb::dict sample_distance_stats(const PyMesh& other, std::size_t n, std::uint64_t seed,
+                                 bool stratified, bool keep, int threads) const {
+    const BatchOptions o = batch_options(threads);
+    const SampleMethod sm = stratified ? SampleMethod::stratified : SampleMethod::uniform;
+    std::vector<double> da, db;
+    {
+      nb::gil_scoped_release release;
+      const SurfaceSamples<T> sa = sample_surface(index_->mesh(), n, seed, sm, o.threads);
+      const SurfaceSamples<T> sb = sample_surface(other.index_->mesh(), n, seed + 1, sm, o.threads);
+      da = sample_distances(std::span<const Vec3<T>>(sa.points), *other.index_, o.threads);
+      db = sample_distances(std::span<const Vec3<T>>(sb.points), *index_, o.threads);
+    }
+    const ChamferDistance c = chamfer(da, db);
+    nb::dict d;
+    d["chamfer_l2"] = c.chamfer_l2;
+    d["chamfer_l1"] = c.chamfer_l1;
+    d["samples"] = n;
+    auto side = [&](const std::vector<double>& v, double mean_sq) {
+      const DistanceStats st = distance_stats(v, 1);
+      nb::dict s;
+      s["mean"] = st.mean;
+      s["rms"] = st.rms;
+      s["mean_sq"] = mean_sq;
+      s["max"] = st.max;
+      s["argmax"] = st.argmax;
+      if (keep) {
+        Out<double> a({v.size()});
+        std::memcpy(a.data, v.data(), v.size() * sizeof(double));
+        s["distances"] = a.array;
+      }
+      return s;
+    };
+    d["forward"] = side(da, c.forward_mean_sq);
+    d["backward"] = side(db, c.backward_mean_sq);
+    d["diagonal"] = joint_diagonal(other);
     return d;
   }
 
@@ -189,22 +436,6 @@ class PyMesh {
     return nb::make_tuple(pt.array, dist.array, id.array, uv.array, bary.array, feature.array);
   }
 
-  nb::tuple signed_distance(const InArray<T>& points, int threads) const {
-    const Rows<T, 3> p(points, "points");
-    const std::size_t n = p.size();
-    Out<T> sd({n}), w({n});
-    const BatchOptions o = batch_options(threads);
-    {
-      nb::gil_scoped_release release;
-      batch_for_each(n, o, [&](std::size_t i) {
-        const MeshSignedDistance<T> r = index_->signed_distance(p[i]);
-        sd.data[i] = r.signed_distance;
-        w.data[i] = r.winding_number;
-      });
-    }
-    return nb::make_tuple(sd.array, w.array);
-  }
-
   nb::object winding_number(const InArray<T>& points, bool exact, int threads) const {
     const Rows<T, 3> p(points, "points");
     Out<T> w({p.size()});
@@ -216,24 +447,6 @@ class PyMesh {
       });
     }
     return w.array;
-  }
-
-  /// |winding number| >= threshold; the exact sum decides within 0.2 of the
-  /// threshold (the far-field error is at most ~1.2e-2), as signed_distance does at 0.5.
-  nb::object contains(const InArray<T>& points, T threshold, int threads) const {
-    const Rows<T, 3> p(points, "points");
-    Out<bool> in({p.size()});
-    const BatchOptions o = batch_options(threads);
-    {
-      nb::gil_scoped_release release;
-      batch_for_each(p.size(), o, [&](std::size_t i) {
-        const Vec3<T> q = p[i];
-        T w = index_->winding_number(q);
-        if (std::abs(std::abs(w) - threshold) < T(0.2)) w = index_->exact_winding_number(q);
-        in.data[i] = std::abs(w) >= threshold;  // NaN (non-finite query): false
-      });
-    }
-    return in.array;
   }
 
   nb::tuple cast_rays(const InArray<T>& origins, const InArray<T>& directions, T t_min, T t_max,
@@ -367,15 +580,18 @@ class PyMesh {
     return nb::make_tuple(splits.array, ids.array);
   }
 
-  // ---- the C++ batch API itself, timed in C++ (the benchmark's baseline) ------
+  // ---- the C++ batch API itself, timed in C++ (the benchmark's baseline: the
+  // batch call into a freshly allocated std::vector, as a C++ caller makes it) ---
 
   double cpp_closest_points_ms(const InArray<T>& points, int threads) const {
     const Rows<T, 3> p(points, "points");
     const Vec3<T>* rows = p.contiguous();
     if (!rows) throw std::invalid_argument("points must be C-contiguous");
-    std::vector<MeshClosestPoint<T>> out(p.size());
     nb::gil_scoped_release release;
+    // The output is allocated inside the timed region, as a C++ caller must (and as
+    // the Python method's arrays are): both pay its first-touch page faults.
     const auto t0 = std::chrono::steady_clock::now();
+    std::vector<MeshClosestPoint<T>> out(p.size());
     prox::closest_points(*index_, std::span<const Vec3<T>>(rows, p.size()),
                          std::span<MeshClosestPoint<T>>(out), ScalarTraits<T>::infinity(),
                          batch_options(threads));
@@ -390,11 +606,25 @@ class PyMesh {
       const Vec<T, 6> x = r[i];
       rays[i] = Ray<T>{Vec3<T>{x[0], x[1], x[2]}, Vec3<T>{x[3], x[4], x[5]}};
     }
-    std::vector<MeshRayHit<T>> out(rays.size());
     nb::gil_scoped_release release;
     const auto t0 = std::chrono::steady_clock::now();
+    std::vector<MeshRayHit<T>> out(rays.size());  // timed, as in cpp_closest_points_ms
     prox::first_hits(*index_, std::span<const Ray<T>>(rays), std::span<MeshRayHit<T>>(out),
                      batch_options(threads));
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+        .count();
+  }
+
+  double cpp_signed_ms(const InArray<T>& points, int threads) const {
+    const Rows<T, 3> p(points, "points");
+    const Vec3<T>* rows = p.contiguous();
+    if (!rows) throw std::invalid_argument("points must be C-contiguous");
+    const SignedMesh<MeshIndex<T>>& sm = signer("auto", 3);
+    nb::gil_scoped_release release;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<SignedClosestPoint<T>> out(p.size());  // timed, as in cpp_closest_points_ms
+    prox::signed_queries(sm, std::span<const Vec3<T>>(rows, p.size()),
+                         std::span<SignedClosestPoint<T>>(out), batch_options(threads));
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
         .count();
   }
@@ -418,10 +648,69 @@ class PyMesh {
     return topology_->value;
   }
 
+  /// The SignedMesh for (method, parity_rays), made once per mesh and kept.
+  const SignedMesh<MeshIndex<T>>& signer(const std::string& method, int parity_rays) const {
+    SignOptions so;
+    so.method = parse_sign_method(method);  // std::invalid_argument naming a bad name
+    if (so.method == SignMethod::none)
+      throw std::invalid_argument("sign method must be auto, winding, pseudonormal or parity, "
+                                  "not 'none'");
+    so.parity_rays = parity_rays;
+    const auto key = std::make_pair(int(so.method), parity_rays);
+    nb::gil_scoped_release release;  // the lock is never waited on with the GIL held
+    std::lock_guard<std::mutex> lock(topology_->sign_mutex);
+    auto it = topology_->signers.find(key);
+    if (it == topology_->signers.end())
+      it = topology_->signers
+               .emplace(key, std::make_unique<SignedMesh<MeshIndex<T>>>(*index_, so))
+               .first;
+    return *it->second;
+  }
+
+  const MeshDiagnostics& sign_diagnostics() const {
+    nb::gil_scoped_release release;
+    std::call_once(topology_->diag_once,
+                   [&] { topology_->diagnostics = diagnose(index_->mesh()); });
+    return topology_->diagnostics;
+  }
+
+  double joint_diagonal(const PyMesh& other) const {
+    Box3<T> b = index_->mesh().bounds();
+    b.extend(other.index_->mesh().bounds());
+    const Vec3<T> d = b.diagonal();
+    return std::sqrt(double(d[0]) * double(d[0]) + double(d[1]) * double(d[1]) +
+                     double(d[2]) * double(d[2]));
+  }
+
+  static nb::dict side_dict(const HausdorffSide& s) {
+    nb::dict d;
+    d["lower"] = s.lower;
+    d["upper"] = s.upper;
+    Out<double> wp({3}), wc({3});
+    for (int k = 0; k < 3; ++k) {
+      wp.data[k] = s.worst_point[k];
+      wc.data[k] = s.worst_closest[k];
+    }
+    d["worst_point"] = wp.array;
+    d["worst_closest"] = wc.array;
+    d["worst_triangle"] = s.worst_triangle;
+    d["worst_closest_triangle"] = s.worst_closest_triangle;
+    d["converged"] = s.converged;
+    d["subtriangles"] = s.subtriangles;
+    d["searches"] = s.searches;
+    d["point_queries"] = s.point_queries;
+    d["rounds"] = s.rounds;
+    return d;
+  }
+
   std::shared_ptr<MeshIndex<T>> index_;
   struct Topology {
     std::once_flag once;
     io::MeshTopology value;
+    std::once_flag diag_once;
+    MeshDiagnostics diagnostics;
+    std::mutex sign_mutex;
+    std::map<std::pair<int, int>, std::unique_ptr<SignedMesh<MeshIndex<T>>>> signers;
   };
   std::shared_ptr<Topology> topology_ = std::make_shared<Topology>();
 };
@@ -442,9 +731,15 @@ void bind_mesh_class(nb::module_& m, const char* name) {
       .def_prop_ro("bounds", &M::bounds)
       .def("diagnostics", &M::diagnostics)
       .def("closest_points", &M::closest_points)
-      .def("signed_distance", &M::signed_distance)
+      .def("reorient", &M::reorient)
+      .def("resolve_sign_method", &M::resolve_sign_method)
+      .def("signed_query", &M::signed_query)
       .def("winding_number", &M::winding_number)
       .def("contains", &M::contains)
+      .def("sdf_grid", &M::sdf_grid)
+      .def("hausdorff", &M::hausdorff)
+      .def("sample", &M::sample)
+      .def("sample_distance_stats", &M::sample_distance_stats)
       .def("cast_rays", &M::cast_rays)
       .def("any_hits", &M::any_hits)
       .def("count_hits", &M::count_hits)
@@ -452,7 +747,8 @@ void bind_mesh_class(nb::module_& m, const char* name) {
       .def("sphere_overlaps", &M::sphere_overlaps)
       .def("sphere_triangles", &M::sphere_triangles)
       .def("cpp_closest_points_ms", &M::cpp_closest_points_ms)
-      .def("cpp_first_hits_ms", &M::cpp_first_hits_ms);
+      .def("cpp_first_hits_ms", &M::cpp_first_hits_ms)
+      .def("cpp_signed_ms", &M::cpp_signed_ms);
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ def test_closest_matches_cli(tmp_path, cgal_meshes, name):
         "--sign-method", "winding")
     cli = np.load(tmp_path / "c.npz")  # one array per column
     r = mesh.compute_closest_points(pts)
-    s = mesh.compute_signed_distance(pts)
+    s = mesh.compute_signed_distance(pts, method="winding")
     cols = {"distance": r["distance"], "closest_x": r["points"][:, 0],
             "closest_y": r["points"][:, 1], "closest_z": r["points"][:, 2],
             "triangle": r["primitive_ids"], "u": r["barycentrics"][:, 0],

@@ -101,6 +101,9 @@ def test_pickle_round_trip(dt, protocol):
     for name in ("compute_closest_points", "compute_signed_distance"):
         a, b = getattr(m, name)(p), getattr(back, name)(p)
         for k in a:
+            if k == "method":
+                assert a[k] == b[k]
+                continue
             assert a[k].tobytes() == b[k].tobytes(), (name, k)
     rays = np.hstack([p, rng.normal(size=(2000, 3))])
     assert m.cast_rays(rays)["t_hit"].tobytes() == back.cast_rays(rays)["t_hit"].tobytes()

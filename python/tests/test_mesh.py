@@ -151,10 +151,13 @@ def test_signed_distance(cube, dtype):
     expect_out = np.linalg.norm(pout - np.clip(pout, 0, 1), axis=1)
     np.testing.assert_allclose(r["signed_distance"], np.concatenate([expect_in, expect_out]),
                                atol=tol(dtype), rtol=8 * np.finfo(dtype).eps)
-    w = r["winding_number"]
+    assert np.isnan(r["winding_number"]).all()  # pseudonormal: no winding number
+    w = cube.compute_signed_distance(np.vstack([pin, pout]), method="winding")["winding_number"]
     np.testing.assert_allclose(w[:500], 1, atol=0.02)
     np.testing.assert_allclose(w[500:], 0, atol=0.02)
-    assert np.all((r["confidence"] > 0.9) & (r["confidence"] <= 1))
+    assert r["method"] == "pseudonormal"  # auto on a closed, oriented, outward mesh
+    assert r["confidence"].dtype == np.int8 and np.all(r["confidence"] == 0)  # sure
+    np.testing.assert_array_equal(r["sign_method"], 2)
     with pytest.raises(ValueError, match="method must be one of"):
         cube.compute_signed_distance(pin, method="pseudonormal-typo")
 
@@ -165,7 +168,11 @@ def test_confidence_on_open_mesh():
     top = [i for i, f in enumerate(CUBE_F) if np.all(CUBE_V[f][:, 2] == 1)]
     m = prox.Mesh(CUBE_V, np.delete(CUBE_F, top, axis=0))
     r = m.compute_signed_distance([[0.5, 0.5, 0.999], [0.5, 0.5, 0.001]])
-    assert r["confidence"][0] < 0.1 < 0.5 < r["confidence"][1]
+    assert r["method"] == "winding"  # auto on an open mesh
+    assert list(r["confidence"]) == [1, 0]  # unsure under the hole, sure at the bottom
+    assert 0.3 < r["winding_number"][0] < 0.7 and r["winding_number"][1] > 0.9
+    np.testing.assert_array_equal(m.contains([[0.5, 0.5, 0.999], [0.5, 0.5, 0.001]]),
+                                  [prox.UNSURE, prox.INSIDE])
 
 
 def test_winding_number(cube):
@@ -180,12 +187,16 @@ def test_winding_number(cube):
 def test_contains(cube):
     pin, pout = inside_points(500), outside_points(500)
     got = cube.contains(np.vstack([pin, pout]))
-    assert got.dtype == np.bool_
-    np.testing.assert_array_equal(got, np.arange(1000) < 500)
+    assert got.dtype == np.int8
+    np.testing.assert_array_equal(got, np.where(np.arange(1000) < 500, prox.INSIDE, prox.OUTSIDE))
     sd = cube.compute_signed_distance(np.vstack([pin, pout]))["signed_distance"]
-    np.testing.assert_array_equal(got, sd < 0)
-    with pytest.raises(ValueError, match="threshold"):
-        cube.contains(pin, threshold=0)
+    np.testing.assert_array_equal(got == prox.INSIDE, sd < 0)
+    for method in ("winding", "pseudonormal", "parity"):
+        np.testing.assert_array_equal(cube.contains(np.vstack([pin, pout]), method=method), got)
+    # on the surface: inside
+    np.testing.assert_array_equal(cube.contains([[0.5, 0.5, 1.0], [0, 0, 0]]), [1, 1])
+    with pytest.raises(ValueError, match="method must be one of"):
+        cube.contains(pin, method="none")
 
 
 # ---- rays ------------------------------------------------------------------------------------
@@ -274,7 +285,11 @@ def call(mesh, name, q, **kw):
 
 
 def as_dict(r):
-    return r if isinstance(r, dict) else {"": r}
+    """The arrays of a result (a dict's non-array entries, such as the sign method's
+    name, left out)."""
+    if not isinstance(r, dict):
+        return {"": r}
+    return {k: v for k, v in r.items() if isinstance(v, np.ndarray)}
 
 
 def queries(k, shape):
@@ -349,7 +364,7 @@ def test_non_finite_queries_are_misses(cube, bad):
         np.testing.assert_array_equal(r[key][keep], ref[key][keep])
     sd = cube.compute_signed_distance(q)["signed_distance"]
     assert np.isnan(sd[2]) and not np.isnan(sd[keep]).any()
-    assert not cube.contains(q)[2]
+    assert cube.contains(q)[2] == prox.UNSURE
     rays = np.hstack([q, np.tile([0.0, 0, 1], (6, 1))])
     hits = cube.cast_rays(rays)
     assert hits["t_hit"][2] == np.inf and hits["primitive_ids"][2] == -1
