@@ -125,11 +125,14 @@ bool beaten_by_interior(const ClosestPointTriangleResult<T>& r,
 /// clamped to, whatever the rounded distances say: exactly, it is strictly
 /// nearer, and near a corner the two distances agree to rounding while the
 /// points differ by about sqrt(epsilon) of the edge length.
-template <class T, class Tag = void>
+/// kNearFirst (corners ordered by distance to p, nearest first): edge ca is
+/// parametrized from a, so that every edge is, from its nearer end.
+template <class T, class Tag = void, bool kNearFirst = false>
 ClosestPointTriangleResult<T> closest_on_edges(const Vec3<T>& p, const Vec3<T>* corners) {
-  const ClosestPointTriangleResult<T> cand[3] = {closest_on_edge<T, Tag>(p, corners, 0, 1),
-                                                 closest_on_edge<T, Tag>(p, corners, 1, 2),
-                                                 closest_on_edge<T, Tag>(p, corners, 2, 0)};
+  const ClosestPointTriangleResult<T> cand[3] = {
+      closest_on_edge<T, Tag>(p, corners, 0, 1), closest_on_edge<T, Tag>(p, corners, 1, 2),
+      kNearFirst ? closest_on_edge<T, Tag>(p, corners, 0, 2)
+                 : closest_on_edge<T, Tag>(p, corners, 2, 0)};
   int best = 0;
   for (int i = 1; i < 3; ++i) {
     if (beaten_by_interior<T, Tag>(cand[i], cand[best], corners)) continue;
@@ -152,7 +155,7 @@ template <> struct WideScalar<float> { using type = double; };
 /// 1/sin^2 of its smallest angle (and in float can make the region test itself
 /// noise); projecting p along n, and re-checking that the projection is inside,
 /// costs an error growing only as 1/sin, and nothing for a well-shaped triangle.
-template <class T, class Tag = void>
+template <class T, class Tag = void, bool kNearFirst = false>
 ClosestPointTriangleResult<T> face_or_edges(const Vec3<T>& p, const Vec3<T>* corners) {
   using W = typename WideScalar<T>::type;
   const Vec3<W> pw = p.template cast<W>();
@@ -163,9 +166,11 @@ ClosestPointTriangleResult<T> face_or_edges(const Vec3<T>& p, const Vec3<T>* cor
   const W nn = dot(n, n);
   const W wc = dot(cross(b - a, pw - a), n);  // nn times the weight of c
   const W wa = dot(cross(c - b, pw - b), n);
-  const W wb = dot(cross(a - c, pw - c), n);
+  // Weight of b: the same (a - c) x (p - c) = (p - a) x (c - a) exactly; from
+  // the nearest corner a in kNearFirst order, where p - c would lose p.
+  const W wb = kNearFirst ? dot(cross(pw - a, c - a), n) : dot(cross(a - c, pw - c), n);
   if (!(nn > W(0) && wa > W(0) && wb > W(0) && wc > W(0)))
-    return closest_on_edges<T, Tag>(p, corners);
+    return closest_on_edges<T, Tag, kNearFirst>(p, corners);
   const W k = dot(n, pw - a) / nn;
   ClosestPointTriangleResult<T> r;
   r.point = (pw - n * k).template cast<T>();
@@ -249,6 +254,137 @@ ClosestPointTriangleResult<T> closest_point_rescaled(const Vec3<T>& p, const Vec
   }
 }
 
+/// Whether one corner is about 2^16 times nearer to p than another (s: the
+/// three squared distances from p to the corners; their sum stands for the
+/// largest, within a factor 3). Branch-free: three compares or-ed.
+template <class T>
+inline bool far_corners(const T* s) {
+  const T t = T(0x1p-32) * (s[0] + s[1] + s[2]);
+  return (s[0] < t) | (s[1] < t) | (s[2] < t);
+}
+
+template <class T, class Tag>
+[[gnu::noinline, gnu::cold]] ClosestPointTriangleResult<T> closest_point_from_nearest(
+    const Vec3<T>& p, const Vec3<T>* corners, const T* s);
+
+/// Ericson's seven Voronoi regions, measured from corner a (ab = b - a,
+/// ac = c - a, ap = p - a) of a triangle that is not exactly degenerate.
+template <class T, class Tag>
+inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regions(const Vec3<T>& p, const Vec3<T>* corners,
+                                              const Vec3<T>& ab, const Vec3<T>& ac,
+                                              const Vec3<T>& ap) {
+  const Vec3<T>& b = corners[1];
+  const Vec3<T>& c = corners[2];
+  ClosestPointTriangleResult<T> r;
+  r.bary = Vec3<T>::zero();
+  const T d1 = dot(ab, ap);
+  const T d2 = dot(ac, ap);
+  if (d1 <= T(0) && d2 <= T(0)) {  // vertex region a
+    r.point = corners[0];
+    r.bary[0] = T(1);
+    r.feature = Feature::v0;
+    r.sq_distance = squared_distance(p, r.point);
+    return r;
+  }
+  const Vec3<T> bp = p - b;
+  const Vec3<T> cp = p - c;
+  if constexpr (ScalarTraits<T>::is_ieee) {
+    // A corner about 2^16 times nearer to p than another: the regions below
+    // measure from a and parametrize edge bc from b, with an error ~ eps
+    // times the distance from p to those corners (over the sine of the angle
+    // there), which may exceed the answer itself (at most the nearest
+    // corner's distance). Then the answer is computed from the nearest corner
+    // (closest_point_from_nearest). A few flops and one compare on the hot
+    // path, after the vertex region of a (where p is not nearer to b or c).
+    const T s[3] = {squared_norm(ap), squared_norm(bp), squared_norm(cp)};
+    if (far_corners(s)) [[unlikely]]
+      return closest_point_from_nearest<T, Tag>(p, corners, s);
+  }
+  const T d3 = dot(ab, bp);
+  const T d4 = dot(ac, bp);
+  if (d3 >= T(0) && d4 <= d3) {  // vertex region b
+    r.point = b;
+    r.bary[1] = T(1);
+    r.feature = Feature::v1;
+    r.sq_distance = squared_distance(p, r.point);
+    return r;
+  }
+  const T vc = d1 * d4 - d3 * d2;
+  if (vc <= T(0) && d1 >= T(0) && d3 <= T(0)) {  // edge region ab
+    const T s = d1 / (d1 - d3);
+    return on_edge<T, Tag>(p, corners, 0, 1, s);
+  }
+  const T d5 = dot(ab, cp);
+  const T d6 = dot(ac, cp);
+  if (d6 >= T(0) && d5 <= d6) {  // vertex region c
+    r.point = c;
+    r.bary[2] = T(1);
+    r.feature = Feature::v2;
+    r.sq_distance = squared_distance(p, r.point);
+    return r;
+  }
+  const T vb = d5 * d2 - d1 * d6;
+  if (vb <= T(0) && d2 >= T(0) && d6 <= T(0)) {  // edge region ca
+    const T s = d2 / (d2 - d6);  // from a towards c
+    return on_edge<T, Tag>(p, corners, 0, 2, s);
+  }
+  const T va = d3 * d6 - d5 * d4;
+  const T d43 = d4 - d3;
+  const T d56 = d5 - d6;
+  if (va <= T(0) && d43 >= T(0) && d56 >= T(0)) {  // edge region bc
+    const T s = d43 / (d43 + d56);
+    return on_edge<T, Tag>(p, corners, 1, 2, s);
+  }
+  // Face region (va, vb, vc > 0): the projection of p, computed and
+  // re-checked by detail::face_or_edges, which falls back to the edges when a
+  // sliver's rounding sent p here by mistake.
+  return face_or_edges<T, Tag>(p, corners);
+}
+
+/// The rare path of a query with one corner 2^16 times nearer than another
+/// (e.g. a sliver reaching from near p to 1e30; s: the squared distances
+/// from p to the corners): the same answer computed from the corner nearest
+/// to p. The corners are ordered by their distance to p (nearest
+/// first; any order of a triangle's corners is the same triangle), so the
+/// face's plane offset is measured from the nearest corner and each edge is
+/// parametrized from its nearer end: the error is then ~ eps times the
+/// distance from p to the nearest corner, not to the farthest. The face
+/// answer when p's projection is strictly inside, else the nearest edge
+/// (detail::face_or_edges), then the features and weights mapped back to
+/// the caller's corner order.
+template <class T, class Tag>
+[[gnu::noinline, gnu::cold]] ClosestPointTriangleResult<T> closest_point_from_nearest(
+    const Vec3<T>& p, const Vec3<T>* corners, const T* s) {
+  int o[3] = {0, 1, 2};  // o[k]: the caller's index of the k-th nearest corner
+  if (s[o[1]] < s[o[0]]) std::swap(o[0], o[1]);
+  if (s[o[2]] < s[o[1]]) std::swap(o[1], o[2]);
+  if (s[o[1]] < s[o[0]]) std::swap(o[0], o[1]);
+  const Vec3<T> q[3] = {corners[o[0]], corners[o[1]], corners[o[2]]};
+  ClosestPointTriangleResult<T> r;
+  if (squared_norm(cross(q[1] - q[0], q[2] - q[0])) == T(0)) {
+    r = closest_on_edges<T, Tag, true>(p, q);
+  } else {
+    r = face_or_edges<T, Tag, true>(p, q);
+  }
+  static constexpr Feature vertex[3] = {Feature::v0, Feature::v1, Feature::v2};
+  static constexpr Feature edge_of[3][3] = {{Feature::v0, Feature::e01, Feature::e20},
+                                            {Feature::e01, Feature::v1, Feature::e12},
+                                            {Feature::e20, Feature::e12, Feature::v2}};
+  switch (r.feature) {
+    case Feature::v0: r.feature = vertex[o[0]]; break;
+    case Feature::v1: r.feature = vertex[o[1]]; break;
+    case Feature::v2: r.feature = vertex[o[2]]; break;
+    case Feature::e01: r.feature = edge_of[o[0]][o[1]]; break;
+    case Feature::e12: r.feature = edge_of[o[1]][o[2]]; break;
+    case Feature::e20: r.feature = edge_of[o[2]][o[0]]; break;
+    default: break;
+  }
+  Vec3<T> bary;
+  for (int k = 0; k < 3; ++k) bary[o[k]] = r.bary[k];
+  r.bary = bary;
+  return r;
+}
+
 /// closest_point_triangle, instance named by Tag (see above). With Tag other
 /// than void the caller promises finite inputs (the mesh engine validates the
 /// mesh once and each query point once), so the twelve finiteness checks are
@@ -279,61 +415,15 @@ ClosestPointTriangleResult<T> closest_point_triangle_tagged(const Vec3<T>& p, co
         return closest_point_rescaled<T, Tag>(p, a, b, c, m);
     }
   }
-  if (nn == T(0)) return closest_on_edges<T, Tag>(p, corners);
-
-  ClosestPointTriangleResult<T> r;
-  r.bary = Vec3<T>::zero();
   const Vec3<T> ap = p - a;
-  const T d1 = dot(ab, ap);
-  const T d2 = dot(ac, ap);
-  if (d1 <= T(0) && d2 <= T(0)) {  // vertex region a
-    r.point = a;
-    r.bary[0] = T(1);
-    r.feature = Feature::v0;
-    r.sq_distance = squared_distance(p, r.point);
-    return r;
+  if (nn == T(0)) {
+    if constexpr (ScalarTraits<T>::is_ieee) {
+      const T s[3] = {squared_norm(ap), squared_distance(p, b), squared_distance(p, c)};
+      if (far_corners(s)) return closest_point_from_nearest<T, Tag>(p, corners, s);
+    }
+    return closest_on_edges<T, Tag>(p, corners);
   }
-  const Vec3<T> bp = p - b;
-  const T d3 = dot(ab, bp);
-  const T d4 = dot(ac, bp);
-  if (d3 >= T(0) && d4 <= d3) {  // vertex region b
-    r.point = b;
-    r.bary[1] = T(1);
-    r.feature = Feature::v1;
-    r.sq_distance = squared_distance(p, r.point);
-    return r;
-  }
-  const T vc = d1 * d4 - d3 * d2;
-  if (vc <= T(0) && d1 >= T(0) && d3 <= T(0)) {  // edge region ab
-    const T s = d1 / (d1 - d3);
-    return on_edge<T, Tag>(p, corners, 0, 1, s);
-  }
-  const Vec3<T> cp = p - c;
-  const T d5 = dot(ab, cp);
-  const T d6 = dot(ac, cp);
-  if (d6 >= T(0) && d5 <= d6) {  // vertex region c
-    r.point = c;
-    r.bary[2] = T(1);
-    r.feature = Feature::v2;
-    r.sq_distance = squared_distance(p, r.point);
-    return r;
-  }
-  const T vb = d5 * d2 - d1 * d6;
-  if (vb <= T(0) && d2 >= T(0) && d6 <= T(0)) {  // edge region ca
-    const T s = d2 / (d2 - d6);  // from a towards c
-    return on_edge<T, Tag>(p, corners, 0, 2, s);
-  }
-  const T va = d3 * d6 - d5 * d4;
-  const T d43 = d4 - d3;
-  const T d56 = d5 - d6;
-  if (va <= T(0) && d43 >= T(0) && d56 >= T(0)) {  // edge region bc
-    const T s = d43 / (d43 + d56);
-    return on_edge<T, Tag>(p, corners, 1, 2, s);
-  }
-  // Face region (va, vb, vc > 0): the projection of p, computed and
-  // re-checked by detail::face_or_edges, which falls back to the edges when a
-  // sliver's rounding sent p here by mistake.
-  return face_or_edges<T, Tag>(p, corners);
+  return ericson_regions<T, Tag>(p, corners, ab, ac, ap);
 }
 
 }  // namespace detail
