@@ -259,8 +259,12 @@ ClosestPointTriangleResult<T> closest_point_rescaled(const Vec3<T>& p, const Vec
 /// largest, within a factor 3). Branch-free: three compares or-ed.
 template <class T>
 inline bool far_corners(const T* s) {
+  // A corner exactly at p (s = 0) is left to the regions below, as before
+  // this path existed, so that the GLSL kernel (shaders/prox), which does not
+  // have this path yet, gives the same answer there (distance 0 either way).
   const T t = T(0x1p-32) * (s[0] + s[1] + s[2]);
-  return (s[0] < t) | (s[1] < t) | (s[2] < t);
+  return ((s[0] < t) & (s[0] > T(0))) | ((s[1] < t) & (s[1] > T(0))) |
+         ((s[2] < t) & (s[2] > T(0)));
 }
 
 template <class T, class Tag>
