@@ -81,7 +81,7 @@ void expect_same_bytes(const std::vector<MeshRayHit<float>>& got,
 /// Zeroed answers (padding bytes included), so memcmp compares values only.
 std::vector<MeshRayHit<float>> zeroed(std::size_t n) {
   std::vector<MeshRayHit<float>> v(n);
-  std::memset(static_cast<void*>(v.data()), 0, n * sizeof(v[0]));
+  if (n > 0) std::memset(static_cast<void*>(v.data()), 0, n * sizeof(v[0]));
   return v;
 }
 

@@ -268,7 +268,7 @@ inline bool far_corners(const T* s) {
 }
 
 template <class T, class Tag>
-[[gnu::noinline, gnu::cold]] ClosestPointTriangleResult<T> closest_point_from_nearest(
+[[gnu::noinline]] ClosestPointTriangleResult<T> closest_point_from_nearest(
     const Vec3<T>& p, const Vec3<T>* corners, const T* s);
 
 /// Ericson's seven Voronoi regions, measured from corner a (ab = b - a,
@@ -357,7 +357,7 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
 /// (detail::face_or_edges), then the features and weights mapped back to
 /// the caller's corner order.
 template <class T, class Tag>
-[[gnu::noinline, gnu::cold]] ClosestPointTriangleResult<T> closest_point_from_nearest(
+[[gnu::noinline]] ClosestPointTriangleResult<T> closest_point_from_nearest(
     const Vec3<T>& p, const Vec3<T>* corners, const T* s) {
   int o[3] = {0, 1, 2};  // o[k]: the caller's index of the k-th nearest corner
   if (s[o[1]] < s[o[0]]) std::swap(o[0], o[1]);
