@@ -28,7 +28,7 @@ template <class T>
 PROX_FLATTEN MeshRayHit<T> first_hit_entry(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {
   return first_hit_query(x, ray, simd);
 }
-/// Extent of the root's box (the largest side), the scale of packet_coherent's
+/// Extent of the root's box (the largest side), the scale of make_packet's
 /// origin test.
 inline float root_extent(const FlatIndex<float>& x) {
   float e = 0.0f;

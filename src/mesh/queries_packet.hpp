@@ -5,7 +5,7 @@
 // consecutive rays. A run becomes a packet when its rays are coherent: all
 // valid, the same dominant axis and direction signs (so the same shear axes and
 // the same near / far box planes), directions within about 3 degrees and
-// origins close together (packet_coherent). Anything else is traced ray by
+// origins close together (maybe_coherent, then make_packet). Anything else is traced ray by
 // ray; the answers are the same either way, only the speed differs.
 //
 // Nodes: one interval slab test per node for the whole packet (PacketTest):
