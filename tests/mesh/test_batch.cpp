@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <limits>
+#include <thread>
 
 #include <tbb/global_control.h>
 
@@ -97,6 +98,66 @@ TEST(Batch, SizeMismatchThrows) {
   std::vector<MeshClosestPoint<float>> out(2);
   EXPECT_THROW((closest_points<MeshIndex<float>, float>(index, pts, out)),
                std::invalid_argument);
+}
+
+// Many short batches reuse one cached arena per thread count, from several
+// user threads at once and from inside another batch (nested): every answer
+// is still the single query's.
+TEST(Batch, ManyShortBatchesNestedAndConcurrent) {
+  const MeshIndex<double> index(test::icosphere(2));
+  const auto points = test::query_points(test::icosphere(2), 300, 9);
+  std::vector<MeshClosestPoint<double>> want(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) want[i] = index.closest_point(points[i]);
+  auto same = [&](const std::vector<MeshClosestPoint<double>>& got) {
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      if (got[i].triangle != want[i].triangle || got[i].sq_distance != want[i].sq_distance) {
+        return false;
+      }
+    }
+    return true;
+  };
+  const int rounds = int(test::scaled_count(200, 20));
+  for (int threads : {2, 3}) {
+    BatchOptions opt;
+    opt.threads = threads;
+    opt.grain = 16;
+    for (int r = 0; r < rounds; ++r) {
+      std::vector<MeshClosestPoint<double>> got(points.size());
+      closest_points(index, std::span<const Vec3d>(points), std::span(got),
+                     std::numeric_limits<double>::infinity(), opt);
+      ASSERT_TRUE(same(got)) << "threads " << threads << " round " << r;
+    }
+    // Nested: each outer task runs a whole batch of its own.
+    std::vector<std::uint8_t> ok(8, 0);
+    batch_for_each(ok.size(), BatchOptions{threads, 1}, [&](std::size_t k) {
+      std::vector<MeshClosestPoint<double>> got(points.size());
+      closest_points(index, std::span<const Vec3d>(points), std::span(got),
+                     std::numeric_limits<double>::infinity(), opt);
+      ok[k] = same(got) ? 1 : 0;
+    });
+    for (std::size_t k = 0; k < ok.size(); ++k) EXPECT_EQ(ok[k], 1) << "nested task " << k;
+  }
+  // Concurrent: two user threads share the cached arenas.
+  std::vector<std::uint8_t> ok(2, 0);
+  std::vector<std::thread> users;
+  for (int u = 0; u < 2; ++u) {
+    users.emplace_back([&, u] {
+      bool all = true;
+      for (int r = 0; r < rounds / 4 + 1; ++r) {
+        std::vector<MeshClosestPoint<double>> got(points.size());
+        BatchOptions opt;
+        opt.threads = 2;
+        opt.grain = 16;
+        closest_points(index, std::span<const Vec3d>(points), std::span(got),
+                       std::numeric_limits<double>::infinity(), opt);
+        all = all && same(got);
+      }
+      ok[std::size_t(u)] = all ? 1 : 0;
+    });
+  }
+  for (auto& t : users) t.join();
+  EXPECT_EQ(ok[0], 1);
+  EXPECT_EQ(ok[1], 1);
 }
 
 }  // namespace
