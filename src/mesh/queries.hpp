@@ -37,7 +37,8 @@ struct PrefetchPacks {
 };
 
 /// Squared distance lower bound from p to the box of slot s's triangle, in T
-/// (shrunk by 2^-40, far beyond its few roundings): a cheap, conservative skip.
+/// (shrunk by 2^-40 in double, 2^-20 in float: far beyond its few roundings;
+/// 1 - 2^-40 would round to 1 in float): a cheap, conservative skip.
 template <class T>
 PROX_FORCE_INLINE T slot_box_lower_bound(const LeafPack<T>& pk, unsigned lane, const Vec3<T>& p) {
   T l = T(0);
@@ -47,7 +48,10 @@ PROX_FORCE_INLINE T slot_box_lower_bound(const LeafPack<T>& pk, unsigned lane, c
     const T d = std::max(lo - p[a], p[a] - hi);
     if (d > T(0)) l += d * d;
   }
-  return l * T(1.0 - 1.0 / 1099511627776.0);
+  constexpr T kShrink = std::is_same_v<T, float> ? T(1.0 - 1.0 / 1048576.0)
+                                                  : T(1.0 - 1.0 / 1099511627776.0);
+  static_assert(kShrink < T(1), "the shrink factor must not round to 1");
+  return l * kShrink;
 }
 
 template <class T>

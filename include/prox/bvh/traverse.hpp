@@ -200,22 +200,30 @@ struct NoPrefetch {
   void operator()(std::uint32_t) const {}
 };
 
-/// The traversal loop. test.children(node, key) returns the mask of children
-/// to enter and writes their keys; leaf(first_slot, count) tests a leaf's
-/// primitives, may lower test.limit() and returns true to stop;
-/// prefetch(first_slot) is called for every leaf as soon as it is selected.
-/// Unused slots are never entered.
-template <class Test, class LeafFn, class PrefetchFn = NoPrefetch>
-PROX_FORCE_INLINE void traverse(std::span<const Node8> nodes, Test& test, LeafFn&& leaf,
-                                PrefetchFn&& prefetch = PrefetchFn{}) {
-  if (nodes.empty()) return;
-  StackEntry stack[kStackSize];
+/// One depth-first walk, one step at a time: step() visits the current node
+/// or leaf, then moves to the next entry (the nearest entered child, or the
+/// first stack entry whose key is within test.limit()), and returns false once
+/// the walk has ended. traverse() runs one walk to its end; a batch may run
+/// several walks in turn (interleaved rays), so that one walk's node loads are
+/// in flight while another computes. Either way the nodes and leaves visited,
+/// and their order, are those of this one loop body.
+///
+/// test.children(node, key) returns the mask of children to enter and writes
+/// their keys; leaf(first_slot, count) tests a leaf's primitives, may lower
+/// test.limit() and returns true to stop; prefetch(first_slot) is called for
+/// every leaf as soon as it is selected. Unused slots are never entered.
+/// The stack is the caller's (kStackSize entries), so that the walk's own
+/// state (cur, top) stays in registers.
+struct Walk {
+  StackEntry* stack;
   int top = 0;
   StackEntry cur{0, 0, 0.0f};
-  const Node8* base = nodes.data();
-  for (;;) {
+
+  template <class Test, class LeafFn, class PrefetchFn>
+  PROX_FORCE_INLINE bool step(const Node8* base, Test& test, LeafFn&& leaf,
+                              PrefetchFn&& prefetch) {
     if (cur.count > 0) {
-      if (leaf(cur.child, cur.count)) return;
+      if (leaf(cur.child, cur.count)) return false;
     } else {
       const Node8& n = base[cur.child];
       alignas(32) float key[kWidth];
@@ -227,7 +235,7 @@ PROX_FORCE_INLINE void traverse(std::span<const Node8> nodes, Test& test, LeafFn
         if (mask == 0) {  // one child: straight in, no stack (most steps of a ray)
           if (e.count > 0) prefetch(e.child);
           cur = e;
-          continue;
+          return true;
         }
         // Several: straight onto the stack, sorted so that the nearest is on
         // top; inner ones are prefetched (traversal time is mostly waiting for
@@ -257,13 +265,26 @@ PROX_FORCE_INLINE void traverse(std::span<const Node8> nodes, Test& test, LeafFn
         }
         top += nk - 1;
         cur = kids[nk - 1];
-        continue;
+        return true;
       }
     }
     do {
-      if (top == 0) return;
+      if (top == 0) return false;
       cur = stack[--top];
     } while (!(cur.key <= test.limit()));
+    return true;
+  }
+};
+
+/// The traversal loop: one Walk from the root to its end (see Walk).
+template <class Test, class LeafFn, class PrefetchFn = NoPrefetch>
+PROX_FORCE_INLINE void traverse(std::span<const Node8> nodes, Test& test, LeafFn&& leaf,
+                                PrefetchFn&& prefetch = PrefetchFn{}) {
+  if (nodes.empty()) return;
+  StackEntry stack[kStackSize];
+  Walk walk{stack};
+  const Node8* base = nodes.data();
+  while (walk.step(base, test, leaf, prefetch)) {
   }
 }
 
