@@ -108,6 +108,10 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
   // The full traversal then tests that leaf again: its triangles cannot
   // change the answer twice (offer_closest keeps the first of equals).
   bvh::descend_nearest(x.nodes, test, leaf);
+  // Once that leaf gave a real distance, the boxes' farthest-corner bounds
+  // rarely lower the bound further: dropping them costs fewer instructions
+  // than they save (callgrind, bunny float: -3.5% cp-near, -2.4% cp-far).
+  if (best.found()) test.upper = false;
   bvh::traverse(x.nodes, test, leaf, PrefetchPacks<T>{x.packs.data()});
   if (!best.found()) return MeshClosestPoint<T>{};
   return best;

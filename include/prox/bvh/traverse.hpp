@@ -101,13 +101,16 @@ template <bool kUseUpperBounds>
 struct NearestTest {
   const PointQuery& q;
   float bound;
+  bool upper = true;  ///< with kUseUpperBounds: whether they still shrink the bound
   float limit() const { return bound; }
   /// Lowers the bound (a leaf found something at most this far, squared).
   void shrink(float b) { bound = b < bound ? b : bound; }
   PROX_FORCE_INLINE unsigned children(const Node8& n, float* key) {
     F8 lb, ub;
     box_distances8(n, q, lb, ub);
-    if constexpr (kUseUpperBounds) shrink(simd::hmin8(ub));
+    if constexpr (kUseUpperBounds) {
+      if (upper) shrink(simd::hmin8(ub));
+    }
     simd::store8(key, lb);
     return simd::le_mask8(lb, simd::set8(bound));
   }
