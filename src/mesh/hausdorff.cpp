@@ -14,7 +14,22 @@
 
 #include "prox/bvh/traverse.hpp"
 #include "prox/mesh/batch.hpp"
+#include "prox/mesh/isa.hpp"
 #include "prox/primitives/closest_point_triangle.hpp"
+
+// The float prefilter is also built for AVX2 (target attribute on two entry
+// points, everything under them inlined), chosen at run time like the engine's
+// paths; the functions are local (anonymous namespace), so no symbol is shared.
+#if defined(PROX_X86_64) && (defined(__GNUC__) || defined(__clang__)) && !defined(__AVX2__)
+#define PROX_HAUSDORFF_AVX2 1
+#else
+#define PROX_HAUSDORFF_AVX2 0
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define PROX_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define PROX_LAMBDA_INLINE
+#endif
 
 namespace prox {
 namespace {
@@ -43,6 +58,7 @@ struct PointHit {
   double lower = 0;
   V closest{};
   std::int32_t triangle = -1;
+  double guess = kInf;  ///< guess_point: an upper bound of d(p, B)
 };
 
 /// The worst point found so far.
@@ -79,83 +95,125 @@ struct TriangleBoundTest {
   }
 };
 
-/// Squared distances from point p to the four triangles of a float pack,
-/// approximate (float, no care for slivers): only a prefilter that picks which
-/// triangle of B to try. Every bound prox reports is recomputed in double on
-/// the triangle picked (upper_point, guess_point), so a wrong pick costs
-/// time (a refinement or the double search), never a wrong bracket.
+/// The float prefilter: squared distances from points to four triangles of B
+/// at once, approximate (float, no care for slivers). It only picks which
+/// triangle of B to try: every bound prox reports is recomputed in double on
+/// the triangle picked, at a point of it named by the weights found here
+/// (upper_weights), so a wrong pick or a rounded weight costs time (a
+/// refinement or the double search), never a wrong bracket.
 /// Branch-free over the lanes so the compiler can vectorize it.
 using F4 = float __attribute__((vector_size(16)));
 
-inline F4 load4(const float* x) {
+PROX_FORCE_INLINE F4 load4(const float* x) {
   F4 v;
   std::memcpy(&v, x, sizeof v);
   return v;
 }
 
-inline F4 splat4(float x) { return F4{x, x, x, x}; }
+PROX_FORCE_INLINE F4 splat4(float x) { return F4{x, x, x, x}; }
 
-/// Squared distance from a point (q minus a corner) to the segment corner + t e, t in [0, 1].
-inline F4 seg_sq4(F4 ex, F4 ey, F4 ez, F4 qx, F4 qy, F4 qz) {
+/// Four triangles prepared once for several points (the three corners of a
+/// sub-triangle): the corners, the edges, the normal n = ab x ac, the edges'
+/// inward normals in the plane (n x edge, so that n . (edge x (p - start)) =
+/// (n x edge) . (p - start)) and the reciprocals of |edge|^2 and |n|^2 (1
+/// where those are 0).
+struct Tri4 {
+  F4 a[3], b[3], c[3];
+  F4 ab[3], bc[3], ca[3];
+  F4 n[3], m0[3], m1[3], m2[3];
+  F4 iab, ibc, ica, inn;
+  F4 flat;  // all bits set where n != 0 (the plane test applies)
+};
+
+PROX_FORCE_INLINE F4 dot4(const F4* u, const F4* v) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
+PROX_FORCE_INLINE void cross4(const F4* u, const F4* v, F4* out) {
+  out[0] = u[1] * v[2] - u[2] * v[1];
+  out[1] = u[2] * v[0] - u[0] * v[2];
+  out[2] = u[0] * v[1] - u[1] * v[0];
+}
+PROX_FORCE_INLINE F4 safe_inv4(F4 x) {
   const F4 zero = splat4(0), one = splat4(1);
-  const F4 ee = ex * ex + ey * ey + ez * ez;
-  F4 t = (qx * ex + qy * ey + qz * ez) / (ee > zero ? ee : one);
+  return one / (x > zero ? x : one);
+}
+
+PROX_FORCE_INLINE Tri4 prepare4(const LeafPack<float>& k) {
+  Tri4 s;
+  for (int j = 0; j < 3; ++j) {
+    s.a[j] = load4(k.c[0][j]);
+    s.b[j] = load4(k.c[1][j]);
+    s.c[j] = load4(k.c[2][j]);
+    s.ab[j] = s.b[j] - s.a[j];
+    s.bc[j] = s.c[j] - s.b[j];
+    s.ca[j] = s.a[j] - s.c[j];
+  }
+  cross4(s.ca, s.ab, s.n);  // ca x ab = ab x ac
+  cross4(s.n, s.ab, s.m0);
+  cross4(s.n, s.bc, s.m1);
+  cross4(s.n, s.ca, s.m2);
+  s.iab = safe_inv4(dot4(s.ab, s.ab));
+  s.ibc = safe_inv4(dot4(s.bc, s.bc));
+  s.ica = safe_inv4(dot4(s.ca, s.ca));
+  const F4 nn = dot4(s.n, s.n);
+  s.inn = safe_inv4(nn);
+  s.flat = reinterpret_cast<F4>(nn > splat4(0));
+  return s;
+}
+
+/// Squared distance from q (minus a corner) to the segment corner + t e, t in
+/// [0, 1] (ie = 1 / |e|^2), and t.
+PROX_FORCE_INLINE F4 seg_sq4(const F4* e, F4 ie, F4 qx, F4 qy, F4 qz, F4& t) {
+  const F4 zero = splat4(0), one = splat4(1);
+  t = (qx * e[0] + qy * e[1] + qz * e[2]) * ie;
   t = t > zero ? t : zero;
   t = t < one ? t : one;
-  const F4 dx = qx - t * ex, dy = qy - t * ey, dz = qz - t * ez;
+  const F4 dx = qx - t * e[0], dy = qy - t * e[1], dz = qz - t * e[2];
   return dx * dx + dy * dy + dz * dz;
 }
 
-/// Also the barycentric weights (of corners a, b, c) of the nearest point
-/// found per lane, when w is not null.
-inline void sq_dist4(const LeafPack<float>& k, const float p[3], float out[4], float (*w)[4] = nullptr) {
+/// Squared distances from points (px, py, pz: per lane) to the four triangles;
+/// and, when w is not null, the weights (of corners a, b, c) of the nearest
+/// point found per lane.
+PROX_FORCE_INLINE F4 sq_dist4(const Tri4& s, F4 px, F4 py, F4 pz, F4* w = nullptr) {
+  using I4 = std::int32_t __attribute__((vector_size(16)));
   const F4 zero = splat4(0), one = splat4(1);
-  const F4 ax = load4(k.c[0][0]), ay = load4(k.c[0][1]), az = load4(k.c[0][2]);
-  const F4 bx = load4(k.c[1][0]), by = load4(k.c[1][1]), bz = load4(k.c[1][2]);
-  const F4 cx = load4(k.c[2][0]), cy = load4(k.c[2][1]), cz = load4(k.c[2][2]);
-  const F4 px = splat4(p[0]), py = splat4(p[1]), pz = splat4(p[2]);
-  const F4 abx = bx - ax, aby = by - ay, abz = bz - az;
-  const F4 bcx = cx - bx, bcy = cy - by, bcz = cz - bz;
-  const F4 cax = ax - cx, cay = ay - cy, caz = az - cz;
-  const F4 apx = px - ax, apy = py - ay, apz = pz - az;
-  const F4 bpx = px - bx, bpy = py - by, bpz = pz - bz;
-  const F4 cpx = px - cx, cpy = py - cy, cpz = pz - cz;
-  // n = ab x ac = ca x ab
-  const F4 nx = cay * abz - caz * aby, ny = caz * abx - cax * abz, nz = cax * aby - cay * abx;
-  const F4 nn = nx * nx + ny * ny + nz * nz;
+  const F4 apx = px - s.a[0], apy = py - s.a[1], apz = pz - s.a[2];
+  const F4 bpx = px - s.b[0], bpy = py - s.b[1], bpz = pz - s.b[2];
+  const F4 cpx = px - s.c[0], cpy = py - s.c[1], cpz = pz - s.c[2];
   // Inside the prism over the triangle: p on the inner side of all three edges.
-  const F4 s0 = nx * (aby * apz - abz * apy) + ny * (abz * apx - abx * apz) + nz * (abx * apy - aby * apx);
-  const F4 s1 = nx * (bcy * bpz - bcz * bpy) + ny * (bcz * bpx - bcx * bpz) + nz * (bcx * bpy - bcy * bpx);
-  const F4 s2 = nx * (cay * cpz - caz * cpy) + ny * (caz * cpx - cax * cpz) + nz * (cax * cpy - cay * cpx);
-  const F4 dn = apx * nx + apy * ny + apz * nz;
-  const F4 plane = dn * dn / (nn > zero ? nn : one);
-  const auto inside = (nn > zero) & (s0 >= zero) & (s1 >= zero) & (s2 >= zero);
-  const F4 e0 = seg_sq4(abx, aby, abz, apx, apy, apz);
-  const F4 e1 = seg_sq4(bcx, bcy, bcz, bpx, bpy, bpz);
-  const F4 e2 = seg_sq4(cax, cay, caz, cpx, cpy, cpz);
+  const F4 s0 = s.m0[0] * apx + s.m0[1] * apy + s.m0[2] * apz;
+  const F4 s1 = s.m1[0] * bpx + s.m1[1] * bpy + s.m1[2] * bpz;
+  const F4 s2 = s.m2[0] * cpx + s.m2[1] * cpy + s.m2[2] * cpz;
+  const F4 dn = apx * s.n[0] + apy * s.n[1] + apz * s.n[2];
+  const F4 plane = dn * dn * s.inn;
+  const I4 inside = reinterpret_cast<I4>(s.flat) & (s0 >= zero) & (s1 >= zero) & (s2 >= zero);
+  F4 t0, t1, t2;
+  const F4 e0 = seg_sq4(s.ab, s.iab, apx, apy, apz, t0);
+  const F4 e1 = seg_sq4(s.bc, s.ibc, bpx, bpy, bpz, t1);
+  const F4 e2 = seg_sq4(s.ca, s.ica, cpx, cpy, cpz, t2);
   F4 e = e0 < e1 ? e0 : e1;
   e = e < e2 ? e : e2;
   const F4 r = inside ? plane : e;
-  std::memcpy(out, &r, sizeof r);
-  if (w == nullptr) return;
-  // The weights: inside, s0 : s1 : s2 are those of c, a, b (sub-triangle areas);
-  // else the nearest edge's parameter t (recomputed as in seg_sq4).
-  auto param = [&](F4 ex, F4 ey, F4 ez, F4 qx, F4 qy, F4 qz) {
-    const F4 ee = ex * ex + ey * ey + ez * ez;
-    F4 t = (qx * ex + qy * ey + qz * ez) / (ee > zero ? ee : one);
-    t = t > zero ? t : zero;
-    return t < one ? t : one;
-  };
-  const F4 t0 = param(abx, aby, abz, apx, apy, apz), t1 = param(bcx, bcy, bcz, bpx, bpy, bpz),
-           t2 = param(cax, cay, caz, cpx, cpy, cpz);
-  const auto on0 = (e0 <= e1) & (e0 <= e2), on1 = ~on0 & (e1 <= e2);
-  const F4 inv = one / (nn > zero ? nn : one);
-  const F4 wa = inside ? s1 * inv : on0 ? one - t0 : on1 ? zero : t2;
-  const F4 wb = inside ? s2 * inv : on0 ? t0 : on1 ? one - t1 : zero;
-  const F4 wc = inside ? s0 * inv : on0 ? zero : on1 ? t1 : one - t2;
-  std::memcpy(w[0], &wa, sizeof wa);
-  std::memcpy(w[1], &wb, sizeof wb);
-  std::memcpy(w[2], &wc, sizeof wc);
+  if (w == nullptr) return r;
+  // Inside, s0 : s1 : s2 are the weights of c, a, b (sub-triangle areas, over
+  // |n|^2); else the nearest edge's parameter.
+  const I4 on0 = (e0 <= e1) & (e0 <= e2), on1 = ~on0 & (e1 <= e2);
+  w[0] = inside ? s1 * s.inn : on0 ? one - t0 : on1 ? zero : t2;
+  w[1] = inside ? s2 * s.inn : on0 ? t0 : on1 ? one - t1 : zero;
+  w[2] = inside ? s0 * s.inn : on0 ? zero : on1 ? t1 : one - t2;
+  return r;
+}
+
+/// Four triangles gathered by id from corners stored 9 floats per triangle
+/// (n of them real; the others repeat the last).
+PROX_FORCE_INLINE LeafPack<float> gather4(const std::array<float, 9>* corners, const std::int32_t* ids,
+                               std::uint32_t n) {
+  LeafPack<float> pk;
+  for (std::uint32_t l = 0; l < 4; ++l) {
+    const auto& c = corners[std::size_t(ids[l < n ? l : n - 1])];
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j) pk.c[k][j][l] = c[3 * k + j];
+  }
+  return pk;
 }
 
 template <class T>
@@ -213,6 +271,9 @@ class OneSided {
           for (int l = 0; l < 4; ++l)
             fpacks_[q].c[k][j][l] =
                 static_cast<float>(double(layout_.packs[q].c[k][j][l]) - centre_[j]);
+#if PROX_HAUSDORFF_AVX2
+    avx2_ = active_isa() >= Isa::avx2;  // PROX_ISA / set_isa choose, as for the engine
+#endif
     // One arena for the whole call (see in_arena): the loops run in the caller's.
     batch_.threads = o.threads == 1 ? 1 : 0;
     batch_.grain = 64;
@@ -238,34 +299,48 @@ class OneSided {
   }
 
   /// A near triangle of B by one greedy descent (nearest box at each level) and
-  /// d(p, it)^2: an upper bound of d(p, B)^2 for the price of one leaf.
+  /// an upper bound of d(p, it), so of d(p, B), for the price of one leaf.
   PointHit guess_point(const V& p) const {
+#if PROX_HAUSDORFF_AVX2
+    if (avx2_) return guess_point_avx2(p);
+#endif
+    return guess_point_body(p);
+  }
+#if PROX_HAUSDORFF_AVX2
+  [[gnu::target("avx2")]] PointHit guess_point_avx2(const V& p) const { return guess_point_body(p); }
+#endif
+  PROX_FORCE_INLINE PointHit guess_point_body(const V& p) const {
     const bvh::PointQuery q(p);
     bvh::NearestTest<false> test{q, std::numeric_limits<float>::infinity()};
-    double best = kInf;
     std::int32_t tri = -1;
+    PointHit h;
+    h.lower = -1;  // not a lower bound: only guessed
     if (use_float_) {
-      // Pick the leaf's nearest triangle in float, then its distance in double
-      // (the guess must be a true upper bound: eval_points skips on it).
+      // Pick the leaf's nearest triangle in float; the guess is the distance to
+      // the point its float weights name, in double and rounded up (it must be
+      // a true upper bound: eval_points skips on it).
       const std::array<float, 3> fp = to_f(p);
+      const F4 px = splat4(fp[0]), py = splat4(fp[1]), pz = splat4(fp[2]);
       float fbest = std::numeric_limits<float>::infinity();
-      bvh::descend_nearest(layout_.nodes, test, [&](std::uint32_t first, std::uint32_t count) {
+      float bw[3] = {1, 0, 0};
+      bvh::descend_nearest(layout_.nodes, test, [&](std::uint32_t first, std::uint32_t count) PROX_LAMBDA_INLINE {
         for (std::uint32_t s = first; s < first + count; s += 4) {
-          float d[4];
-          sq_dist4(fpacks_[s / 4], fp.data(), d);
+          F4 w[3];
+          const F4 d = sq_dist4(prepare4(fpacks_[s / 4]), px, py, pz, w);
           const std::uint32_t n = std::min<std::uint32_t>(4, first + count - s);
           for (std::uint32_t l = 0; l < n; ++l) {
             const auto t = static_cast<std::int32_t>(layout_.prims[s + l]);
             if (d[l] < fbest || (d[l] == fbest && t < tri)) {
               fbest = d[l];
               tri = t;
+              for (int k = 0; k < 3; ++k) bw[k] = w[k][l];
             }
           }
         }
       });
-      if (tri >= 0)
-        best = closest_point_triangle(p, corner_b(tri, 0), corner_b(tri, 1), corner_b(tri, 2)).sq_distance;
+      if (tri >= 0) h.guess = upper_weights(p, tri, bw[0], bw[1], bw[2]);
     } else {
+      double best = kInf;
       bvh::descend_nearest(layout_.nodes, test, [&](std::uint32_t first, std::uint32_t count) {
         for (std::uint32_t s = first; s < first + count; ++s) {
           const auto t = static_cast<std::int32_t>(layout_.prims[s]);
@@ -278,11 +353,10 @@ class OneSided {
           }
         }
       });
+      // d(p, B) <= this (the distance, rounded up past any rounding).
+      h.guess = std::sqrt(best) * (1 + 8 * kEps) + 16 * kEps * s_;
     }
-    PointHit h;
     h.triangle = tri;
-    h.lower = -1;  // not a lower bound: only guessed
-    h.closest = V{best, 0, 0};
     return h;
   }
 
@@ -294,7 +368,22 @@ class OneSided {
 
   /// The float prefilter's bound search (bound_item_float); falls back to the
   /// double search bound_item where the float pick does not hold up in double.
-  double bound_item_fast(Item& it, double threshold, double target, bool& searched) const;
+  double bound_item_fast(Item& it, double threshold, double target, bool& searched) const {
+#if PROX_HAUSDORFF_AVX2
+    if (avx2_) return bound_item_avx2(it, threshold, target, searched);
+#endif
+    return bound_item_float(it, threshold, target, searched);
+  }
+#if PROX_HAUSDORFF_AVX2
+  /// The same code built for AVX2 (three-operand VEX forms of the same
+  /// operations; no FMA contraction: -ffp-contract=off), so the same results.
+  [[gnu::target("avx2")]] double bound_item_avx2(Item& it, double threshold, double target,
+                                                 bool& searched) const {
+    return bound_item_float(it, threshold, target, searched);
+  }
+#endif
+  PROX_FORCE_INLINE double bound_item_float(Item& it, double threshold, double target,
+                                            bool& searched) const;
 
   /// Points of A to evaluate: every one gets a guess (a near triangle, for the
   /// upper bounds); those whose guessed distance could exceed `floor` (and the
@@ -363,6 +452,7 @@ class OneSided {
   std::vector<LeafPack<float>> fpacks_;
   V centre_{};
   bool use_float_ = false;
+  bool avx2_ = false;  // the float prefilter's AVX2 build runs here
   std::vector<std::array<float, 9>> fcorners_;
 };
 
@@ -443,26 +533,33 @@ double OneSided<T>::bound_item(Item& it, double threshold, double target, bool& 
 }
 
 template <class T>
-double OneSided<T>::bound_item_fast(Item& it, double threshold, double target,
-                                    bool& searched) const {
+PROX_FORCE_INLINE double OneSided<T>::bound_item_float(Item& it, double threshold, double target,
+                                                       bool& searched) const {
   const double stop = target * (1 - 1e-12) - 32 * kEps * s_;
   if (!use_float_ || !(stop > 0)) return bound_item(it, threshold, target, searched);
   const float fstop = static_cast<float>(stop * stop);
-  float fp[3][3];
+  // The corners in the prefilter's frame, each splat over the lanes.
+  F4 cx[3], cy[3], cz[3];
   for (int k = 0; k < 3; ++k) {
     const std::array<float, 3> f = to_f(it.p[k]);
-    for (int j = 0; j < 3; ++j) fp[k][j] = f[j];
+    cx[k] = splat4(f[0]);
+    cy[k] = splat4(f[1]);
+    cz[k] = splat4(f[2]);
   }
   float best_f = std::numeric_limits<float>::infinity();
   std::int32_t best = -1;
   // The item's corner max against the four lanes of a pack (n of them real).
-  auto offer = [&](const LeafPack<float>& pk, const std::int32_t* ids, std::uint32_t n) {
-    float m[4], d[4];
-    sq_dist4(pk, fp[0], m);
-    sq_dist4(pk, fp[1], d);
-    for (int l = 0; l < 4; ++l) m[l] = std::max(m[l], d[l]);
-    sq_dist4(pk, fp[2], d);
-    for (int l = 0; l < 4; ++l) m[l] = std::max(m[l], d[l]);
+  auto offer = [&](const LeafPack<float>& pk, const std::int32_t* ids, std::uint32_t n) PROX_LAMBDA_INLINE {
+    const Tri4 tri = prepare4(pk);
+    F4 m = sq_dist4(tri, cx[0], cy[0], cz[0]);
+    const F4 d1 = sq_dist4(tri, cx[1], cy[1], cz[1]);
+    m = m > d1 ? m : d1;
+    // The max only grows: no lane can win if two corners already exceed the
+    // best (padding lanes repeat a real one, so all four lanes may be tested).
+    const auto open = m <= splat4(best_f);
+    if ((open[0] | open[1] | open[2] | open[3]) == 0) return;
+    const F4 d2 = sq_dist4(tri, cx[2], cy[2], cz[2]);
+    m = m > d2 ? m : d2;
     for (std::uint32_t l = 0; l < n; ++l)
       if (m[l] < best_f || (m[l] == best_f && ids[l] < best)) {
         best_f = m[l];
@@ -470,16 +567,10 @@ double OneSided<T>::bound_item_fast(Item& it, double threshold, double target,
       }
   };
   // Up to four triangles by id, gathered into a pack.
-  auto offer_ids = [&](const std::int32_t* ids, std::uint32_t n) {
-    LeafPack<float> pk;
-    for (std::uint32_t l = 0; l < 4; ++l) {
-      const auto& c = fcorners_[std::size_t(ids[l < n ? l : n - 1])];
-      for (int k = 0; k < 3; ++k)
-        for (int j = 0; j < 3; ++j) pk.c[k][j][l] = c[3 * k + j];
-    }
-    offer(pk, ids, n);
+  auto offer_ids = [&](const std::int32_t* ids, std::uint32_t n) PROX_LAMBDA_INLINE {
+    offer(gather4(fcorners_.data(), ids, n), ids, n);
   };
-  auto settled = [&] { return best_f <= fstop; };
+  auto settled = [&]() PROX_LAMBDA_INLINE { return best_f <= fstop; };
   {
     std::int32_t ids[4];
     std::uint32_t n = 0;
@@ -487,7 +578,7 @@ double OneSided<T>::bound_item_fast(Item& it, double threshold, double target,
       if (t >= 0 && std::find(ids, ids + n, t) == ids + n) ids[n++] = t;
     if (n > 0) offer_ids(ids, n);
   }
-  auto offer_leaf = [&](std::uint32_t first, std::uint32_t count) {
+  auto offer_leaf = [&](std::uint32_t first, std::uint32_t count) PROX_LAMBDA_INLINE {
     for (std::uint32_t s = first; s < first + count; s += 4)
       offer(fpacks_[s / 4], reinterpret_cast<const std::int32_t*>(&layout_.prims[s]),
             std::min<std::uint32_t>(4, first + count - s));
@@ -523,7 +614,7 @@ double OneSided<T>::bound_item_fast(Item& it, double threshold, double target,
     searched = true;
     const bvh::PointQuery q0(it.p[0]), q1(it.p[1]), q2(it.p[2]);
     TriangleBoundTest test{q0, q1, q2, bvh::float_up(double(best_f) * (1 + 1e-5))};
-    bvh::traverse(layout_.nodes, test, [&](std::uint32_t first, std::uint32_t count) {
+    bvh::traverse(layout_.nodes, test, [&](std::uint32_t first, std::uint32_t count) PROX_LAMBDA_INLINE {
       offer_leaf(first, count);
       test.shrink(bvh::float_up(double(best_f) * (1 + 1e-5)));
       return settled();
@@ -535,16 +626,13 @@ double OneSided<T>::bound_item_fast(Item& it, double threshold, double target,
   // float, rebuilt and measured in double (upper_weights).
   double u = 0;
   {
-    LeafPack<float> pk;
-    const auto& c = fcorners_[std::size_t(best)];
-    for (int k = 0; k < 3; ++k)
-      for (int j = 0; j < 3; ++j)
-        for (int l = 0; l < 4; ++l) pk.c[k][j][l] = c[3 * k + j];
-    for (int k = 0; k < 3; ++k) {
-      float d[4], w[3][4];
-      sq_dist4(pk, fp[k], d, w);
-      u = std::max(u, upper_weights(it.p[k], best, w[0][0], w[1][0], w[2][0]));
-    }
+    // One call: the triangle in every lane, the three corners in lanes 0, 1, 2.
+    const std::int32_t ids[1] = {best};
+    const Tri4 tri = prepare4(gather4(fcorners_.data(), ids, 1));
+    F4 w[3];
+    sq_dist4(tri, F4{cx[0][0], cx[1][0], cx[2][0], cx[2][0]}, F4{cy[0][0], cy[1][0], cy[2][0], cy[2][0]},
+             F4{cz[0][0], cz[1][0], cz[2][0], cz[2][0]}, w);
+    for (int k = 0; k < 3; ++k) u = std::max(u, upper_weights(it.p[k], best, w[0][k], w[1][k], w[2][k]));
   }
   it.best = best;
   if (u <= threshold || !float_settled) return u;
@@ -562,8 +650,7 @@ std::size_t OneSided<T>::eval_points(const std::vector<V>& pts, std::vector<Poin
   std::vector<double> guess(pts.size());
   batch_for_each(pts.size(), batch_, [&](std::size_t i) {
     out[i] = guess_point(pts[i]);
-    // d(p, B) <= this (the guess's distance, rounded up past any rounding).
-    guess[i] = std::sqrt(out[i].closest[0]) * (1 + 8 * kEps) + 16 * kEps * s_ + lower_margin_;
+    guess[i] = out[i].guess + lower_margin_;
   });
   if (top > 0 && pts.size() > 0) {  // the floor from the largest guesses, evaluated first
     std::vector<std::size_t> order(pts.size());
