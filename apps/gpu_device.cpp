@@ -97,7 +97,15 @@ void gpu_closest(const TriangleMesh<double>& mesh, std::span<const Vec3d> points
   const SignedMesh<MeshIndex<float>> sm(*g.index, o);
   check_signable(sm, o.method, path, "closest");
   std::vector<SignedClosestPoint<float>> s(points.size());
-  g.device_index->signed_closest_point(sm, p, s, float(max_distance));
+  gpu::SignedMeshGpu signer(*g.device_index, sm);
+  signer.query(p, s, float(max_distance));
+  if (signer.sign_on_gpu())
+    std::fprintf(stderr, "prox closest: --device gpu: sign by pseudonormal on the GPU (%zu of %zu "
+                 "points signed on the CPU: zero products, by parity rays)\n",
+                 signer.cpu_signs(), points.size());
+  else if (sm.method() != SignMethod::none)
+    std::fprintf(stderr, "prox closest: --device gpu: sign by %s on the CPU (closest points on "
+                 "the GPU)\n", std::string(to_string(sm.method())).c_str());
   for (std::size_t i = 0; i < s.size(); ++i) {
     SignedClosestPoint<double>& d = sd[i];
     d.closest = widen(s[i].closest);

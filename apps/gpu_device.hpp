@@ -24,8 +24,9 @@ namespace prox::cli {
 void add_device_option(CLI::App& app, std::string& device);
 
 /// Closest points on the GPU; with `sign` (--signed) also signed, into sd, by
-/// a SignedMesh on the float index with sign's method (and --reorient): the
-/// CPU signs the GPU's closest points (MeshIndexGpu::signed_closest_point).
+/// a SignedMesh on the float index with sign's method (and --reorient), through
+/// gpu::SignedMeshGpu: pseudonormal signs on the GPU, winding and parity on
+/// the CPU after the GPU's closest points (stderr says which).
 /// `path` names the mesh in messages (no inside: an error; inexact: a warning).
 void gpu_closest(const TriangleMesh<double>& mesh, std::span<const Vec3d> points,
                  double max_distance, std::span<MeshClosestPoint<double>> cp,

@@ -11,8 +11,9 @@
 #       repository): finds the NVIDIA Vulkan driver (writes an ICD file for
 #       libGLX_nvidia.so.0 when the container has the library but no ICD json),
 #       runs the GPU tests on it, then prox-bench-gpu on bunny-1m (cp-near,
-#       ray-random, 1,000,000 queries each): upload time, GPU queries/s, the CPU
-#       engine on 1 and on all cores, GPU == CPU validation. Writes everything
+#       its signed row cp-near+sign, ray-random, 1,000,000 queries each): upload
+#       time, GPU queries/s, the CPU engine on 1 and on all cores, GPU == CPU
+#       validation. Writes everything
 #       to $OUT (or gpu-out/) and prints it.
 # Environment: PROX_GPU_ULPS (tolerance of the mesh tests, default 0: bit
 # equality), PROX_GPU_QUERIES (default 1000000), PROX_GPU_DEVICE (device choice).
@@ -28,10 +29,11 @@ pack() {
   rm -rf "$carry"
   mkdir -p "$carry/bin" "$carry/lib" "$carry/spirv" "$carry/data/meshes"
   cp "$build/bench/gpu/prox-bench-gpu" "$build/tests/gpu/gpu_test_gpu_kernels" \
-     "$build/tests/gpu/gpu_test_gpu_mesh" "$carry/bin/"
+     "$build/tests/gpu/gpu_test_gpu_mesh" "$build/tests/gpu/gpu_test_gpu_sign" "$carry/bin/"
   cp "$build"/tests/gpu/*.spv "$carry/spirv/"
   for m in bunny00.off armadillo.off elephant.off mesh_with_border.off degtri_sliding.off \
-           cube-ouvert.off fandisk.off; do
+           cube-ouvert.off fandisk.off knot1.off cube.off icosahedron.off \
+           elephant-with-holes.off; do
     cp "$build/cgal-data/data/meshes/$m" "$carry/data/meshes/"
   done
   # Shared libraries beyond glibc, and the Vulkan loader (opened at run time).
@@ -88,14 +90,15 @@ run() {
   local rc=0
   timeout 180 "$carry/bin/gpu_test_gpu_kernels" || rc=1
   timeout 180 "$carry/bin/gpu_test_gpu_mesh" || rc=1
+  timeout 180 "$carry/bin/gpu_test_gpu_sign" || rc=1
   local queries="${PROX_GPU_QUERIES:-1000000}"
   sleep 1  # let tee catch up
   if grep -q "gpu device: llvmpipe" "$out/gpu-bench.log" && [ "$queries" -gt 20000 ]; then
     echo "gpu-bench: the device is lavapipe (no GPU driver found): 20000 queries, not $queries"
     queries=20000
   fi
-  timeout 300 "$carry/bin/prox-bench-gpu" --meshes bunny-1m --workloads cp-near,ray-random \
-    --queries "$queries" --reps 3 --data "$carry/data/meshes" || rc=1
+  timeout 360 "$carry/bin/prox-bench-gpu" --meshes bunny-1m --workloads cp-near,ray-random \
+    --signed --queries "$queries" --reps 3 --data "$carry/data/meshes" || rc=1
   echo "gpu-bench: exit $rc"
   return $rc
 }

@@ -20,8 +20,9 @@
 //   confidence                 int8 0 sure, 1 unsure (CSV: the name), -1 miss
 // --device gpu: through prox::gpu, in float (apps/gpu_device.hpp): the mesh and
 // the points rounded to float once, MeshIndex<float>'s answers; with --signed
-// the CPU signs the GPU's closest points by the same --sign-method (a
-// SignedMesh on the float index): every sign column as on the CPU.
+// signed by the same --sign-method (a SignedMesh on the float index; the
+// pseudonormal sign on the GPU, winding and parity on the CPU): every sign
+// column as on the CPU.
 // A miss (nothing within --max-distance, or a non-finite point): NaN values,
 // triangle -1, feature -1 ("none").
 #include <cmath>

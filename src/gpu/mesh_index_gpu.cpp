@@ -8,6 +8,7 @@
 #include <tbb/parallel_for.h>
 
 #include "prox/gpu/gpu.hpp"
+#include "mesh_index_gpu_impl.hpp"
 #include "vulkan.hpp"
 
 namespace prox::gpu {
@@ -22,68 +23,16 @@ const std::uint32_t kFirstHitSpv[] = {
 #include "first_hit.spv.inc"
 };
 
-struct ClosestOut {  // closest_point.comp's ClosestOut
-  float px, py, pz, sq_distance;
-  float bx, by, bz;
-  std::int32_t triangle;
-  std::uint32_t feature, status, pad0, pad1;
-};
-static_assert(sizeof(ClosestOut) == 48);
-struct HitOut {  // first_hit.comp's HitOut
-  float t, u, v;
-  std::int32_t triangle;
-  std::uint32_t front_face, status, pad0, pad1;
-};
-static_assert(sizeof(HitOut) == 32);
-
-constexpr std::uint32_t kGroup = 64;  // local_size_x of both shaders
-constexpr std::uint32_t kStackOverflow = 1;
-
 template <class T>
 std::span<const std::byte> bytes_of(std::span<const T> s) {
   return std::as_bytes(s);
 }
 
+using detail::ClosestOut;
+using detail::HitOut;
+using detail::kStackOverflow;
+
 }  // namespace
-
-struct MeshIndexGpu::Impl {
-  Context::Impl& c;
-  Buffer nodes, prims, packs;
-  Buffer queries, results;  // host-visible, sized for one batch
-  std::size_t capacity = 0;  // queries per batch the buffers hold
-  Pipeline closest, rays;
-  bool empty = false;
-
-  explicit Impl(Context::Impl& ctx) : c(ctx) {}
-  ~Impl() {
-    c.destroy(closest);
-    c.destroy(rays);
-    for (Buffer* b : {&nodes, &prims, &packs, &queries, &results}) c.destroy(*b);
-  }
-
-  /// Buffers for n queries at a time (vec4 x 2 in, 48 bytes out at most).
-  void reserve(std::size_t n) {
-    if (n <= capacity) return;
-    c.destroy(queries);
-    c.destroy(results);
-    queries = c.create_buffer(n * 32, Memory::host_upload);
-    results = c.create_buffer(n * sizeof(ClosestOut), Memory::host_readback);
-    if (!queries.mapped || !results.mapped) throw GpuError("gpu: no host-visible memory for queries");
-    capacity = n;
-    const Buffer* b[5] = {&nodes, &prims, &packs, &queries, &results};
-    c.bind(closest, b);
-    c.bind(rays, b);
-  }
-
-  void run(const Pipeline& p, std::uint32_t count, std::uint32_t mode) {
-    const std::uint32_t push[2] = {count, mode};
-    const std::uint32_t groups = (count + kGroup - 1) / kGroup;
-    c.submit_and_wait([&](VkCommandBuffer cmd) {
-      c.record_dispatch(cmd, p, std::as_bytes(std::span<const std::uint32_t>(push)), groups);
-    });
-    c.invalidate(results);
-  }
-};
 
 MeshIndexGpu::MeshIndexGpu(Context& context, const MeshIndex<float>& index)
     : context_(context), index_(index) {
@@ -245,16 +194,7 @@ void MeshIndexGpu::signed_closest_point(const SignedMesh<MeshIndex<float>>& sign
                                         std::span<const Vec3<float>> points,
                                         std::span<SignedClosestPoint<float>> out,
                                         float max_distance) {
-  if (points.size() != out.size())
-    throw std::invalid_argument("gpu::signed_closest_point: " + std::to_string(points.size()) +
-                                " points but " + std::to_string(out.size()) + " results");
-  if (&signer.index() != &index_)
-    throw std::invalid_argument(
-        "gpu::signed_closest_point: the SignedMesh wraps another MeshIndex than the one uploaded");
-  std::vector<MeshClosestPoint<float>> cp(points.size());
-  closest_point(points, cp, max_distance);
-  tbb::parallel_for(std::size_t(0), points.size(),
-                    [&](std::size_t i) { out[i] = signer.sign(points[i], cp[i]); });
+  SignedMeshGpu(*this, signer).query(points, out, max_distance);
 }
 
 }  // namespace prox::gpu

@@ -75,11 +75,17 @@ TEST(GpuCli, ClosestAndRaycastEqualTheFloatIndex) {
   spit(dir / "r.txt", in.rays_text);
 
   // --signed: every sign column is SignedMesh<MeshIndex<float>>'s, for auto
-  // (pseudonormal on the closed bunny), winding and parity.
-  for (const char* method : {"auto", "winding", "parity"}) {
+  // (pseudonormal on the closed bunny), pseudonormal (both signed on the GPU),
+  // winding and parity (on the CPU); stderr says where.
+  for (const char* method : {"auto", "pseudonormal", "winding", "parity"}) {
     const RunResult c = run_prox({"closest", mesh_path(), dir / "p.txt", "--device", "gpu",
                                   "--signed", "--sign-method", method});
     ASSERT_EQ(c.code, 0) << c.err;
+    const bool on_gpu = std::string(method) == "auto" || std::string(method) == "pseudonormal";
+    EXPECT_NE(c.err.find(on_gpu ? "sign by pseudonormal on the GPU"
+                                : std::string("sign by ") + method + " on the CPU"),
+              std::string::npos)
+        << c.err;
     const Csv cc = parse_csv(c.out);
     ASSERT_EQ(cc.rows.size(), in.points.size());
     const SignedMesh<MeshIndex<float>> sm(index, SignOptions{parse_sign_method(method), 3});
@@ -130,6 +136,45 @@ TEST(GpuCli, ClosestAndRaycastEqualTheFloatIndex) {
   const Csv ac = parse_csv(a.out);
   for (std::size_t i = 0; i < in.rays.size(); ++i)
     EXPECT_EQ(num(ac.rows[i][column(ac, "hit")]), index.any_hit(in.rays[i]) ? 1.0 : 0.0) << "ray " << i;
+}
+
+TEST(GpuCli, SignedOnUnreliableMeshesAsOnTheCpu) {
+  // An open mesh asked for pseudonormal: signed on the GPU, a warning on
+  // stderr, every found answer unsure, the columns SignedMesh's; a mesh with
+  // no inside (a flat sheet): refused, exit 1, no file (as the CPU path).
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  use_test_driver();
+  const std::string open_path = std::string(PROX_CGAL_DATA_DIR) + "/meshes/mesh_with_border.off";
+  const MeshIndex<float> index(to_float(cgal_mesh("mesh_with_border.off")));
+  const Inputs in = make_inputs(index.mesh());
+  TempDir dir;
+  spit(dir / "p.txt", in.points_text);
+  const RunResult c = run_prox({"closest", open_path, dir / "p.txt", "--device", "gpu", "--signed",
+                                "--sign-method", "pseudonormal"});
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.err.find("warning"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("sign by pseudonormal on the GPU"), std::string::npos) << c.err;
+  const Csv cc = parse_csv(c.out);
+  ASSERT_EQ(cc.rows.size(), in.points.size());
+  const SignedMesh<MeshIndex<float>> sm(index, SignOptions{SignMethod::pseudonormal, 3});
+  std::size_t unsure = 0;
+  for (std::size_t i = 0; i < in.points.size(); ++i) {
+    const auto s = sm.query(in.points[i]);
+    const auto& row = cc.rows[i];
+    EXPECT_EQ(num(row[column(cc, "signed_distance")]), double(s.signed_distance)) << "point " << i;
+    EXPECT_EQ(row[column(cc, "sign_method")], to_string(s.method)) << "point " << i;
+    EXPECT_EQ(row[column(cc, "confidence")], to_string(s.confidence)) << "point " << i;
+    unsure += s.confidence == SignConfidence::unsure;
+  }
+  EXPECT_GT(unsure, in.points.size() / 2);
+  spit(dir / "sheet.off", "OFF\n4 2 0\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n3 0 1 2\n3 1 3 2\n");
+  const RunResult r = run_prox({"closest", dir / "sheet.off", dir / "p.txt", "--device", "gpu",
+                                "--signed", "-o", dir / "s.csv"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("has no inside"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "s.csv"));
 }
 
 TEST(GpuCli, NoDeviceIsOneLineExitOneAndNoFile) {

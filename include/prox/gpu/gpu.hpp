@@ -10,11 +10,14 @@
 // Vulkan's default) may differ on values below 2^-126. docs/gpu.md says more.
 // Queries whose traversal would overflow the shader's fixed stack are
 // answered on the CPU (cpu_fallbacks() counts them).
-// Signs come from the CPU: signed_distance is MeshIndex::signed_distance
-// (GPU distance, the CPU's winding number with its rule), signed_closest_point
-// is SignedMesh::query (GPU closest point, SignedMesh::sign by the SignedMesh's
-// method: pseudonormal, parity or winding), each equal to its CPU twin field
-// for field. There is no GPU sign pass yet (docs/gpu.md).
+// Signs: SignedMeshGpu (and signed_closest_point) is SignedMesh::query field
+// for field; with the pseudonormal method (what `auto` picks on a closed,
+// consistently and outward oriented mesh) the sign is computed on the GPU in
+// the closest point's dispatch (the closest feature's pseudonormal, one double
+// dot product, prox/pseudonormal_sign.glsl); only points whose product is
+// exactly 0 are signed on the CPU (by parity rays, as SignedMesh does). The
+// winding and parity methods sign on the CPU. signed_distance is
+// MeshIndex::signed_distance (GPU distance, the CPU's winding number).
 //
 // The Vulkan loader (libvulkan.so.1) is opened at run time: a program linked
 // with prox::gpu starts on machines without Vulkan, and Context() throws
@@ -105,8 +108,9 @@ class MeshIndexGpu {
   /// winding number (and so the sign) from the CPU.
   void signed_distance(std::span<const Vec3<float>> points,
                        std::span<MeshSignedDistance<float>> out);
-  /// out[i] = signer.query(points[i], max_distance): the closest point from the
-  /// GPU, signed on the CPU by signer.sign (its method, confidence, votes).
+  /// out[i] = signer.query(points[i], max_distance), every field: a
+  /// SignedMeshGpu made for this call (pseudonormal: the sign on the GPU, its
+  /// table uploaded each call; keep a SignedMeshGpu to upload it once).
   /// signer must wrap this object's MeshIndex (std::invalid_argument otherwise).
   void signed_closest_point(const SignedMesh<MeshIndex<float>>& signer,
                             std::span<const Vec3<float>> points,
@@ -125,6 +129,7 @@ class MeshIndexGpu {
   struct Impl;
 
  private:
+  friend class SignedMeshGpu;
   Context& context_;
   const MeshIndex<float>& index_;
   std::unique_ptr<Impl> impl_;
@@ -132,6 +137,51 @@ class MeshIndexGpu {
   std::size_t uploaded_bytes_ = 0;
   std::size_t cpu_fallbacks_ = 0;
   std::size_t batch_ = std::size_t(1) << 18;
+};
+
+/// A SignedMesh's signs beside a MeshIndexGpu. With the pseudonormal method
+/// the pseudonormal table (SignedMesh::normals(): 120 bytes a triangle on a
+/// closed mesh) is uploaded once and each point's closest point and sign come
+/// from one dispatch: the closest feature's pseudonormal n (vertex, edge or
+/// face of the GPU's closest triangle, which is the CPU's: ties to the lowest
+/// triangle id, the feature from the kernel's regions) and the sign of
+/// (p - closest) . n in double, as SignedMesh::sign computes it. A product of
+/// exactly 0 (no normal there: a degenerate closest triangle) is signed on the
+/// CPU by SignedMesh::sign (parity rays), as on the CPU. Winding and parity
+/// sign on the CPU (all cores) after the GPU's closest points.
+/// Both objects must outlive this one; same threading rule as Context.
+class SignedMeshGpu {
+ public:
+  /// signer must wrap index's MeshIndex (std::invalid_argument otherwise).
+  SignedMeshGpu(MeshIndexGpu& index, const SignedMesh<MeshIndex<float>>& signer);
+  ~SignedMeshGpu();
+  SignedMeshGpu(const SignedMeshGpu&) = delete;
+  SignedMeshGpu& operator=(const SignedMeshGpu&) = delete;
+
+  /// out[i] = signer.query(points[i], max_distance): closest point, signed
+  /// distance, method, confidence, winding number and votes.
+  void query(std::span<const Vec3<float>> points, std::span<SignedClosestPoint<float>> out,
+             float max_distance = ScalarTraits<float>::infinity());
+
+  /// Whether signs are computed on the GPU (the pseudonormal method, a non-empty mesh).
+  bool sign_on_gpu() const { return on_gpu_; }
+  /// Points SignedMesh::sign handled on the CPU so far (winding, parity, no
+  /// inside: every point; pseudonormal: zero products and stack fallbacks).
+  std::size_t cpu_signs() const { return cpu_signs_; }
+  /// Bytes of the pseudonormal table uploaded (0 unless sign_on_gpu()).
+  std::size_t uploaded_bytes() const { return uploaded_bytes_; }
+  double upload_seconds() const { return upload_seconds_; }
+
+  struct Impl;
+
+ private:
+  MeshIndexGpu& index_;
+  const SignedMesh<MeshIndex<float>>& signer_;
+  std::unique_ptr<Impl> impl_;
+  bool on_gpu_ = false;
+  std::size_t cpu_signs_ = 0;
+  std::size_t uploaded_bytes_ = 0;
+  double upload_seconds_ = 0;
 };
 
 }  // namespace prox::gpu

@@ -114,6 +114,9 @@ class SignedMesh {
   /// The method in use (auto resolved; none when the mesh has no inside).
   SignMethod method() const { return method_; }
   const SignOptions& options() const { return options_; }
+  /// The pseudonormal table the pseudonormal method reads (empty for the
+  /// other methods); prox::gpu uploads it to sign on the GPU.
+  const Pseudonormals& normals() const { return normals_; }
   /// Whether signs are exact on this mesh with this method: a closed mesh and a
   /// method exact there (parity: any orientation; winding: consistent
   /// orientation, |w| is then an integer off the surface; pseudonormal:
