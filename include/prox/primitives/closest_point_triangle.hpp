@@ -229,7 +229,8 @@ ClosestPointTriangleResult<T> face_or_edges(const Vec3<T>& p, const Vec3<T>* cor
 /// edges by closest_on_edge_far. Error: a few ulps of max(distance, |p|),
 /// not eps times the corners' distance.
 template <class T, class Tag = void>
-ClosestPointTriangleResult<T> far_solve(const Vec3<T>& p, const Vec3<T>* corners) {
+[[gnu::noinline]] ClosestPointTriangleResult<T> far_solve(const Vec3<T>& p,
+                                                          const Vec3<T>* corners) {
   const Vec3<double> pw = p.template cast<double>();
   const Vec3<double> a = corners[0].template cast<double>();
   const Vec3<double> b = corners[1].template cast<double>();
@@ -272,7 +273,7 @@ ClosestPointTriangleResult<T> far_solve(const Vec3<T>& p, const Vec3<T>* corners
 /// most about 2^10 eps max(distance, |p|) over the sine. Five flops and a
 /// compare on the edge and face exits.
 template <class T>
-inline bool far_answer(const T& d2, const T& m, const Vec3<T>& p) {
+inline __attribute__((always_inline)) bool far_answer(const T& d2, const T& m, const Vec3<T>& p) {
   return m * T(0x1p-20) > d2 + squared_norm(p);
 }
 
@@ -416,7 +417,7 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
     const T s = d1 / (d1 - d3);
     r = on_edge<T, Tag>(p, corners, 0, 1, s);
     if constexpr (ScalarTraits<T>::is_ieee)
-      if (far_answer(r.sq_distance, sc[0] + sc[1] + sc[2], p)) [[unlikely]]
+      if (far_answer(r.sq_distance, sc[0] + sc[1] + sc[2], p))
         return far_solve<T, Tag>(p, corners);
     return r;
   }
@@ -434,7 +435,7 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
     const T s = d2 / (d2 - d6);  // from a towards c
     r = on_edge<T, Tag>(p, corners, 0, 2, s);
     if constexpr (ScalarTraits<T>::is_ieee)
-      if (far_answer(r.sq_distance, sc[0] + sc[1] + sc[2], p)) [[unlikely]]
+      if (far_answer(r.sq_distance, sc[0] + sc[1] + sc[2], p))
         return far_solve<T, Tag>(p, corners);
     return r;
   }
@@ -445,7 +446,7 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
     const T s = d43 / (d43 + d56);
     r = on_edge<T, Tag>(p, corners, 1, 2, s);
     if constexpr (ScalarTraits<T>::is_ieee)
-      if (far_answer(r.sq_distance, sc[0] + sc[1] + sc[2], p)) [[unlikely]]
+      if (far_answer(r.sq_distance, sc[0] + sc[1] + sc[2], p))
         return far_solve<T, Tag>(p, corners);
     return r;
   }
@@ -460,7 +461,7 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
     const Vec3<W> abw = ab.template cast<W>(), acw = ac.template cast<W>();
     const W nn = squared_norm(cross(abw, acw));
     const W m = W(sc[0] + sc[1] + sc[2]) * (squared_norm(abw) * squared_norm(acw));
-    if (m * W(0x1p-20) > (W(r.sq_distance) + W(squared_norm(p))) * nn) [[unlikely]]
+    if (m * W(0x1p-20) > (W(r.sq_distance) + W(squared_norm(p))) * nn)
       return far_solve<T, Tag>(p, corners);
   }
   return r;

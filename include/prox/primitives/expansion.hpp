@@ -10,6 +10,9 @@
 // is within about an ulp of its exact value. Exact while no product
 // overflows or underflows. prox builds with -ffp-contract=off (no fused
 // operation changes a Two-Sum).
+// The functions are static (internal linkage): the mesh engine's ISA objects
+// (src/mesh/engine_isa.cpp) each keep their own copy instead of sharing one
+// weak symbol built for another ISA (the engine_isa_symbols test).
 #pragma once
 
 #include <algorithm>
@@ -18,14 +21,14 @@
 namespace prox::detail {
 
 namespace xp {
-inline void two_sum(double a, double b, double& x, double& y) {
+static inline void two_sum(double a, double b, double& x, double& y) {
   x = a + b;
   const double bv = x - a;
   const double av = x - bv;
   y = (a - av) + (b - bv);
 }
 /// h = e b exactly (e: n components); returns h's length (<= 2n).
-inline int scale(const double* e, int n, double b, double* h) {
+static inline int scale(const double* e, int n, double b, double* h) {
   int k = 0;
   double q = e[0] * b;
   double hh = std::fma(e[0], b, -q);
@@ -43,7 +46,7 @@ inline int scale(const double* e, int n, double b, double* h) {
   return k;
 }
 /// h = e + f exactly; returns h's length (<= n + m).
-inline int sum(const double* e, int n, const double* f, int m, double* h) {
+static inline int sum(const double* e, int n, const double* f, int m, double* h) {
   int i = 0, j = 0, k = 0;
   auto next = [&]() {
     if (j >= m || (i < n && std::abs(e[i]) < std::abs(f[j]))) return e[i++];
@@ -61,14 +64,14 @@ inline int sum(const double* e, int n, const double* f, int m, double* h) {
   return k;
 }
 /// The value of an expansion, rounded (within about one ulp).
-inline double approx(const double* e, int n) {
+static inline double approx(const double* e, int n) {
   double s = 0;
   for (int i = 0; i < n; ++i) s += e[i];
   return s;
 }
 /// l1 r1 - l2 r2 for 2-component expansions (x[0] the smaller part), as an
 /// exact expansion in out (16 components at most); returns its length.
-inline int diff_of_products(const double* l1, const double* r1, const double* l2,
+static inline int diff_of_products(const double* l1, const double* r1, const double* l2,
                             const double* r2, double* out) {
   double t[4], u[4], p[8], q[8];
   int n1 = scale(r1, 2, l1[0], t);
@@ -82,7 +85,7 @@ inline int diff_of_products(const double* l1, const double* r1, const double* l2
 
 /// (p - a) x (b - a), each component the rounding (within about an ulp) of
 /// its exact value: no cancellation error, however far a and b are from p.
-inline void cross_of_differences(const double* p, const double* a, const double* b,
+static inline void cross_of_differences(const double* p, const double* a, const double* b,
                                  double* out) {
   double pa[3][2], ba[3][2];
   for (int i = 0; i < 3; ++i) {
@@ -100,7 +103,7 @@ inline void cross_of_differences(const double* p, const double* a, const double*
 /// det[r0; r1; r2] of a 3x3 matrix whose entries are 2-component
 /// expansions (r[i][j][0] the smaller part), nearly rounded: its exact
 /// expansion, summed. Exact while no product over- or underflows.
-inline double det3(const double (&r)[3][3][2]) {
+static inline double det3(const double (&r)[3][3][2]) {
   double acc[192], tmp[192], m[16], s0[32], s1[32], term[64];
   int na = 0;
   static constexpr int jk[3][2] = {{1, 2}, {2, 0}, {0, 1}};
@@ -111,7 +114,7 @@ inline double det3(const double (&r)[3][3][2]) {
     const int n1 = scale(m, nm, r[0][i][1], s1);
     const int nt = sum(s0, n0, s1, n1, term);
     na = sum(acc, na, term, nt, tmp);
-    std::copy(tmp, tmp + na, acc);
+    for (int c = 0; c < na; ++c) acc[c] = tmp[c];
   }
   return approx(acc, na);
 }

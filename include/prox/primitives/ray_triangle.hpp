@@ -287,9 +287,11 @@ template <> struct FarCorners<float> { static constexpr float ratio = 0x1p-10f; 
 /// two scaling: t within a few ulps, its sign exact. The edge decision (hit
 /// inside the triangle, u, v, side) stays the sheared one, so the test stays
 /// watertight. Returns NaN when the input is out of the exact range.
+/// Static (internal linkage, no Tag): each ISA object of the mesh engine
+/// keeps its own copy (the engine_isa_symbols test).
 template <class T>
-[[gnu::noinline]] T far_corner_t(const WatertightRay<T>& wr, const Vec3<T>& a, const Vec3<T>& b,
-                                 const Vec3<T>& c) {
+[[gnu::noinline]] static T far_corner_t(const WatertightRay<T>& wr, const Vec3<T>& a,
+                                        const Vec3<T>& b, const Vec3<T>& c) {
   double big = 0;
   for (const Vec3<T>* v : {&a, &b, &c, &wr.ray.origin})
     for (int i = 0; i < 3; ++i) big = std::max(big, std::abs(double((*v)[i])));
@@ -384,8 +386,7 @@ RayTriangleHit<T> sheared_hit(const WatertightRay<T>& wr, const ShearedTriangle<
     // plane's distance along the ray): t from the exact coordinates. Three
     // products and one compare, on candidate hits only.
     using std::abs;
-    if (abs(tn) < T(FarCorners<T>::ratio) * (abs(s.U * az) + abs(s.V * bz) + abs(s.W * cz)))
-        [[unlikely]] {
+    if (abs(tn) < T(FarCorners<T>::ratio) * (abs(s.U * az) + abs(s.V * bz) + abs(s.W * cz))) {
       const T t = far_corner_t(wr, a, b, c);
       if (!(t >= wr.ray.t_min && t <= wr.ray.t_max)) return r;
       r.hit = true;
