@@ -32,12 +32,19 @@
 // exact triangle term an a-posteriori bound of its atan2 (see the .cpp), and the
 // running sums gamma_k * (sum of |terms| added and removed).
 //
-// The traversal: clusters that contain p (d <= R) are opened at once, down to
-// exact triangles; far clusters go to a max-heap by their bound. While the
-// interval [w - E, w + E] (E: the summed bound) contains a threshold the
-// caller asked about (or E > tolerance), the cluster with the largest bound is
-// replaced by its children (a leaf by its exact triangles). It stops as soon
-// as no threshold lies in the interval. If that needs more than `max_triangles`
+// The expansion goes on to second order (T_ijk = sum_t n_ti int_t s_j s_k dA,
+// remainder 4 mu3/(d - R)^5 by the same argument; the first-order bound plus
+// the second-order term's size is used when smaller), and a leaf's triangles
+// are single dipoles about their centroids (first moment 0, bound
+// 3 mu2_t/(d - R_t)^4) when farther than 2.5 radii; see fast_winding.cpp.
+//
+// The traversal: clusters that contain p (d <= R), or whose bound exceeds
+// 0.25, are opened at once, down to exact triangles; far clusters go to a
+// max-heap by their bound. While the interval [w - E, w + E] (E: the summed
+// bound) contains a threshold the caller asked about (or E > tolerance), the
+// cluster with the largest bound is replaced by its children (a leaf by its
+// triangles' dipoles, a dipole by its exact triangle). It stops as soon as no
+// threshold lies in the interval. If that needs more than `max_triangles`
 // exact terms, or the tree is exhausted without a decision (w within rounding
 // of a threshold, or p within rounding of an edge), the answer is the exact
 // sum MeshIndex::exact_winding_number (exact = true). So a decision taken from
