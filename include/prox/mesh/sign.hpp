@@ -7,9 +7,13 @@
 //
 // query(p) does one closest-point traversal and then signs it:
 // - winding: generalized winding number w; inside when |w| >= 1/2. MeshIndex
-//   uses its far-field number and, when |w| is within 0.2 of 1/2, the exact
-//   sum; BruteForce always the exact sum. Sure unless the deciding w lies in
-//   (0.3, 0.7) (near a hole, on a sheet, an inconsistently oriented face).
+//   uses the certified fast winding number (prox/mesh/fast_winding.hpp): a
+//   far-field estimate with a rigorous error bound, refined until the bound
+//   settles both |w| >= 1/2 and the unsure band, else the exact sum; so the
+//   answer (sign and confidence) is the exact sum's. BruteForce always sums
+//   exactly. Sure unless the deciding w lies in (0.3, 0.7) (near a hole, on a
+//   sheet, an inconsistently oriented face). winding_error is the estimate's
+//   bound (0 when the exact sum decided).
 // - pseudonormal: sign of (p - closest) . n, n the angle-weighted pseudonormal of
 //   the closest feature (vertex, edge or face; Bærentzen & Aanæs 2005): exact
 //   for a closed, consistently and outward oriented mesh, one dot product.
@@ -31,13 +35,16 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <type_traits>
 #include <stdexcept>
 #include <string>
 
 #include "prox/core/ray.hpp"
 #include "prox/mesh/batch.hpp"
 #include "prox/mesh/diagnostics.hpp"
+#include "prox/mesh/fast_winding.hpp"
 #include "prox/mesh/results.hpp"
 
 namespace prox {
@@ -74,6 +81,7 @@ struct SignedClosestPoint {
   MeshClosestPoint<T> closest;                        ///< point, sq_distance, triangle, feature
   T signed_distance = ScalarTraits<T>::quiet_nan();   ///< negative inside; NaN: miss or no inside
   T winding_number = ScalarTraits<T>::quiet_nan();    ///< the deciding w (winding only)
+  double winding_error = 0;                           ///< |true w - winding_number| bound (0: exact sum)
   std::uint8_t inside_votes = 0;                      ///< parity: rays that say inside
   std::uint8_t votes = 0;                             ///< parity: rays cast (0 otherwise)
   SignMethod method = SignMethod::none;               ///< the method that decided this point
@@ -107,6 +115,9 @@ class SignedMesh {
                           diagnostics_.outward();
     suits_parity_ = diagnostics_.closed();
     if (method_ == SignMethod::pseudonormal) normals_ = pseudonormals(index.mesh());
+    if constexpr (std::is_same_v<Index, MeshIndex<T>>)
+      if (method_ == SignMethod::winding)
+        fast_ = std::make_shared<const FastWindingNumber<T>>(index);
   }
 
   const Index& index() const { return *index_; }
@@ -173,7 +184,7 @@ class SignedMesh {
         break;
       }
       default: {
-        s.winding_number = winding(p);
+        s.winding_number = winding(p, s.winding_error);
         const T aw = std::abs(s.winding_number);
         inside = aw >= T(0.5);
         sure = !(aw > T(0.3) && aw < T(0.7));
@@ -223,12 +234,15 @@ class SignedMesh {
     }
   }
 
-  T winding(const Vec3<T>& p) const {
+  T winding(const Vec3<T>& p, double& error) const {
+    error = 0;
+    if (fast_) {
+      const CertifiedWinding<T> c = fast_->decide_sign(p);
+      error = c.error_bound;
+      return c.winding_number;
+    }
     if constexpr (requires(const Index& i) { i.exact_winding_number(p); }) {
-      T w = index_->winding_number(p);
-      const T aw = std::abs(w);
-      if (aw > T(0.3) && aw < T(0.7)) w = index_->exact_winding_number(p);
-      return w;
+      return index_->exact_winding_number(p);
     } else {
       return index_->winding_number(p);
     }
@@ -240,6 +254,7 @@ class SignedMesh {
   SignMethod method_ = SignMethod::none;
   bool suits_pseudonormal_ = false, suits_parity_ = false;
   Pseudonormals normals_;
+  std::shared_ptr<const FastWindingNumber<T>> fast_;  // winding on a MeshIndex
 };
 
 /// out[i] = signed.query(points[i]) on the pool (identical for any thread count).

@@ -1,0 +1,491 @@
+// src/mesh/fast_winding.cpp — FastWindingNumber: cluster data and the
+// certified best-first traversal (the derivation of the bound is in
+// prox/mesh/fast_winding.hpp and docs/sign-and-sdf.md).
+#include "prox/mesh/fast_winding.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "prox/core/scalar.hpp"
+#include "prox/mesh/winding_number.hpp"
+
+namespace prox {
+
+namespace {
+
+constexpr double kU = 0x1p-53;  // unit roundoff of double
+constexpr double kInv4Pi = 0.0795774715459476678844418816862571810172;
+constexpr double kFourPi = 12.566370614359172953850573533118011536789;
+
+/// The raw data of one cluster while building (full M, unscaled).
+struct Raw {
+  double c[3] = {0, 0, 0};
+  double n[3] = {0, 0, 0};
+  double m[3][3] = {};
+  double t[3][3][3] = {};  // sum int n_i s_j s_k dA
+  double area = 0, radius = 0, mu2 = 0, mu3 = 0;
+  bool used = false;
+};
+
+/// Solid angle of (a, b, c) seen from p (Van Oosterom & Strackee, as
+/// triangle_solid_angle) and an a-posteriori bound `err` on its error against
+/// the true solid angle of the triangle with these (double) corners.
+/// num = qa.(qb x qc) and den = |qa||qb||qc| + (qa.qb)|qc| + (qa.qc)|qb| + (qb.qc)|qa|
+/// are each within delta = 64 u |qa||qb||qc| of their values for the exact
+/// offsets (the offsets' rounding, the norms' square roots and the dot and
+/// cross products; 64 u is about twice a term-by-term count). Turning the
+/// vector (den, num) by an error of length <= sqrt(2) delta changes its angle
+/// by at most (pi/2) sqrt(2) delta / (|(den, num)| - sqrt(2) delta), and
+/// Omega = 2 atan2(num, den) doubles that; atan2's own error adds a few ulp.
+/// Where |(den, num)| is not clearly above the noise (p within rounding of an
+/// edge or corner, where both vanish) nothing is known: err = 4 pi.
+/// Corners out of the range where the cubes stay normal: err = 4 pi too.
+inline double solid_angle_bounded(const double p[3], const Vec3d& a, const Vec3d& b,
+                                  const Vec3d& c, double& err) {
+  const double ax = a[0] - p[0], ay = a[1] - p[1], az = a[2] - p[2];
+  const double bx = b[0] - p[0], by = b[1] - p[1], bz = b[2] - p[2];
+  const double cx = c[0] - p[0], cy = c[1] - p[1], cz = c[2] - p[2];
+  // Degenerate triangles contribute 0 (the exact sum's definition).
+  const Vec3d ab = b - a, ac = c - a;
+  if (squared_norm(cross(ab, ac)) == 0.0) {
+    err = 0;
+    return 0;
+  }
+  const double la2 = ax * ax + ay * ay + az * az, lb2 = bx * bx + by * by + bz * bz,
+               lc2 = cx * cx + cy * cy + cz * cz;
+  const double lm = std::max(la2, std::max(lb2, lc2));
+  const double ln = std::min(la2, std::min(lb2, lc2));
+  if (!(lm <= 0x1p300 && ln >= 0x1p-300)) {  // out of range, or p at a corner
+    err = kFourPi;
+    return 0;
+  }
+  const double la = std::sqrt(la2), lb = std::sqrt(lb2), lc = std::sqrt(lc2);
+  const double num = ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
+  const double den = la * lb * lc + (ax * bx + ay * by + az * bz) * lc +
+                     (ax * cx + ay * cy + az * cz) * lb + (bx * cx + by * cy + bz * cz) * la;
+  const double omega = 2.0 * std::atan2(num, den);
+  const double noise = 1.4142135623730951 * 64.0 * kU * (la * lb * lc);
+  const double len = std::sqrt(num * num + den * den) * (1 - 4 * kU);
+  if (!(len > 2 * noise)) {
+    err = kFourPi;
+    return omega;
+  }
+  err = 3.1415926535897932 * noise / (len - noise) * (1 + 8 * kU) + 8 * kU * std::abs(omega) +
+        0x1p-1000;
+  return omega;
+}
+
+/// Far-field data of the 8 children of one node, structure of arrays (the
+/// expansion's coefficients pre-scaled by 1/(4 pi): values in w units).
+struct ClusterPack {
+  double cx[8], cy[8], cz[8];   // centre
+  double nx[8], ny[8], nz[8];   // N
+  double mxx[8], myy[8], mzz[8], mxy[8], mxz[8], myz[8];  // symmetric part of M (off-diagonal doubled)
+  double trace[8];              // tr M
+  double radius[8];             // R (-1: unused slot)
+  double mu2[8];                // 3 mu2 / (4 pi) (first-order bound numerator)
+  double round[8];              // 1e-13 A / (4 pi) (rounding numerator)
+  double mu3[8];                // 4 mu3 / (4 pi) (second-order bound numerator)
+  double cxxx[8], cyyy[8], czzz[8], cxxy[8], cxxz[8], cyyx[8], cyyz[8], czzx[8], czzy[8],
+      cxyz[8];                  // second order: cubic form of T (times 15/2)
+  double vx[8], vy[8], vz[8];   // second order: (3/2)(2u + t)
+};
+
+struct Entry {
+  double bound;
+  double value;
+  std::uint32_t child, count;
+  bool operator<(const Entry& o) const { return bound < o.bound; }
+};
+
+constexpr std::uint32_t kTriangle = 0xffffffffu;  // Entry::count of a single triangle
+// A far cluster whose bound exceeds this is opened at once instead of queued:
+// every decision needs a total bound below 1/2, and huge bounds kept out of
+// the running sums keep their rounding allowance small.
+constexpr double kOpenAbove = 0.25;
+
+struct Scratch {
+  std::vector<Entry> heap;
+  std::vector<std::uint32_t> stack;
+};
+
+}  // namespace
+
+template <class T>
+struct FastWindingNumber<T>::Data {
+  std::vector<ClusterPack> clusters;  // one per node
+};
+
+template <class T>
+std::size_t FastWindingNumber<T>::memory_bytes() const {
+  return data_->clusters.capacity() * sizeof(ClusterPack);
+}
+
+template <class T>
+FastWindingNumber<T>::FastWindingNumber(const MeshIndex<T>& index) : index_(&index) {
+  auto data = std::make_shared<Data>();
+  std::vector<ClusterPack>& clusters_ = data->clusters;
+  const bvh::Bvh8& bvh = index.bvh();
+  const FlatIndex<T> flat = index.layout();
+  max_triangles_ = std::max<std::size_t>(256, index.mesh().num_triangles() / 2);
+  clusters_.assign(bvh.nodes.size(), ClusterPack{});
+  std::vector<Raw> raw(bvh.nodes.size() * bvh::kWidth);
+  auto corner = [&](std::uint32_t s, int k) { return flat.corner(s, k).template cast<double>(); };
+  for (std::size_t i = bvh.nodes.size(); i-- > 0;) {  // children after parents
+    const bvh::Node8& node = bvh.nodes[i];
+    for (int k = 0; k < bvh::kWidth; ++k) {
+      if (node.child[k] == bvh::kInvalid) continue;
+      Raw d;
+      d.used = true;
+      const std::uint32_t first = node.child[k], count = node.count[k];
+      if (count > 0) {
+        for (std::uint32_t j = first; j < first + count; ++j) {
+          const Vec3d a = corner(j, 0), b = corner(j, 1), c = corner(j, 2);
+          const Vec3d n = cross(b - a, c - a) * 0.5;
+          const double area = std::sqrt(squared_norm(n));
+          const Vec3d g = (a + b + c) / 3.0;
+          for (int q = 0; q < 3; ++q) {
+            d.n[q] += n[q];
+            d.c[q] += area * g[q];
+          }
+          d.area += area;
+        }
+        if (d.area > 0)
+          for (double& x : d.c) x /= d.area;
+        else
+          for (int a = 0; a < 3; ++a) d.c[a] = 0.5 * (double(node.lo[a][k]) + double(node.hi[a][k]));
+        const Vec3d cc{d.c[0], d.c[1], d.c[2]};
+        for (std::uint32_t j = first; j < first + count; ++j) {
+          const Vec3d a = corner(j, 0), b = corner(j, 1), c = corner(j, 2);
+          const Vec3d n = cross(b - a, c - a) * 0.5;
+          const double area = std::sqrt(squared_norm(n));
+          const Vec3d off = (a + b + c) / 3.0 - cc;
+          for (int q = 0; q < 3; ++q)
+            for (int r = 0; r < 3; ++r) d.m[q][r] += n[q] * off[r];
+          double far3 = 0;
+          for (const Vec3d& v : {a, b, c}) {
+            const double l = std::sqrt(squared_norm(v - cc));
+            d.radius = std::max(d.radius, l);
+            far3 = std::max(far3, l * l * l);
+          }
+          // int |y - c|^2 dA and int s_j s_k dA, exact for quadratics: area/3 *
+          // sum over the edge midpoints; int |s|^3 <= area * max corner |s|^3.
+          const Vec3d mids[3] = {(a + b) * 0.5 - cc, (b + c) * 0.5 - cc, (c + a) * 0.5 - cc};
+          for (const Vec3d& m : mids) {
+            d.mu2 += area / 3.0 * squared_norm(m);
+            for (int q = 0; q < 3; ++q)
+              for (int r = 0; r < 3; ++r)
+                for (int z = 0; z < 3; ++z) d.t[q][r][z] += n[q] / 3.0 * m[r] * m[z];
+          }
+          d.mu3 += area * far3;
+        }
+      } else {
+        const Raw* ch = &raw[std::size_t(first) * bvh::kWidth];
+        for (int q = 0; q < bvh::kWidth; ++q) {
+          if (!ch[q].used) continue;
+          for (int a = 0; a < 3; ++a) {
+            d.n[a] += ch[q].n[a];
+            d.c[a] += ch[q].area * ch[q].c[a];
+          }
+          d.area += ch[q].area;
+        }
+        if (d.area > 0)
+          for (double& x : d.c) x /= d.area;
+        else
+          for (int a = 0; a < 3; ++a) d.c[a] = 0.5 * (double(node.lo[a][k]) + double(node.hi[a][k]));
+        for (int q = 0; q < bvh::kWidth; ++q) {
+          if (!ch[q].used) continue;
+          double shift2 = 0;
+          for (int a = 0; a < 3; ++a) {
+            const double s = ch[q].c[a] - d.c[a];
+            shift2 += s * s;
+            for (int r = 0; r < 3; ++r) d.m[a][r] += ch[q].m[a][r] + ch[q].n[a] * (ch[q].c[r] - d.c[r]);
+          }
+          const double dl[3] = {ch[q].c[0] - d.c[0], ch[q].c[1] - d.c[1], ch[q].c[2] - d.c[2]};
+          // T' = T + M_ij dl_k + M_ik dl_j + N_i dl_j dl_k (s' = s + dl).
+          for (int a = 0; a < 3; ++a)
+            for (int r = 0; r < 3; ++r)
+              for (int z = 0; z < 3; ++z)
+                d.t[a][r][z] += ch[q].t[a][r][z] + ch[q].m[a][r] * dl[z] + ch[q].m[a][z] * dl[r] +
+                                ch[q].n[a] * dl[r] * dl[z];
+          const double shift = std::sqrt(shift2);
+          d.radius = std::max(d.radius, ch[q].radius + shift);
+          const double root = std::sqrt(ch[q].mu2) + std::sqrt(ch[q].area) * shift;
+          d.mu2 += root * root;
+          const double root3 = std::cbrt(ch[q].mu3) + std::cbrt(ch[q].area) * shift;
+          d.mu3 += root3 * root3 * root3;
+        }
+      }
+      // The slot's box also bounds the radius (its farthest corner).
+      double box2 = 0;
+      for (int a = 0; a < 3; ++a) {
+        const double e = std::max(d.c[a] - double(node.lo[a][k]), double(node.hi[a][k]) - d.c[a]);
+        box2 += e * e;
+      }
+      d.radius = std::min(d.radius, std::sqrt(box2)) * (1 + 1e-12);
+      d.area *= 1 + 1e-12;
+      d.mu2 = std::min(d.mu2, d.area * d.radius * d.radius) * (1 + 1e-10);
+      d.mu3 = std::min(d.mu3, d.area * d.radius * d.radius * d.radius) * (1 + 1e-10);
+      raw[i * bvh::kWidth + k] = d;
+    }
+    ClusterPack& pk = clusters_[i];
+    for (int k = 0; k < bvh::kWidth; ++k) {
+      const Raw& d = raw[i * bvh::kWidth + k];
+      pk.cx[k] = d.c[0];
+      pk.cy[k] = d.c[1];
+      pk.cz[k] = d.c[2];
+      pk.nx[k] = d.n[0] * kInv4Pi;
+      pk.ny[k] = d.n[1] * kInv4Pi;
+      pk.nz[k] = d.n[2] * kInv4Pi;
+      pk.mxx[k] = d.m[0][0] * kInv4Pi;
+      pk.myy[k] = d.m[1][1] * kInv4Pi;
+      pk.mzz[k] = d.m[2][2] * kInv4Pi;
+      pk.mxy[k] = (d.m[0][1] + d.m[1][0]) * kInv4Pi;
+      pk.mxz[k] = (d.m[0][2] + d.m[2][0]) * kInv4Pi;
+      pk.myz[k] = (d.m[1][2] + d.m[2][1]) * kInv4Pi;
+      pk.trace[k] = (d.m[0][0] + d.m[1][1] + d.m[2][2]) * kInv4Pi;
+      pk.radius[k] = d.used ? d.radius : -1.0;
+      pk.mu2[k] = 3.0 * d.mu2 * kInv4Pi * (1 + 1e-12);
+      pk.round[k] = 1e-13 * d.area * kInv4Pi;
+      pk.mu3[k] = 4.0 * d.mu3 * kInv4Pi * (1 + 1e-12);
+      // Second order: (1/2) T : (-D^3 psi), psi = 1/|r|, is
+      //   (15/2) sum T_ijk r_i r_j r_k / |r|^7 - (3/2) (2 u + t).r / |r|^5
+      // with u_k = sum_j T_jjk, t_i = sum_j T_ijj; the cubic form only sees T's
+      // full symmetrization: 10 coefficients.
+      const auto& t = d.t;
+      auto sym = [&](int a, int b, int c) {  // sum over the distinct orderings
+        double s3 = 0;
+        const int o[6][3] = {{a, b, c}, {a, c, b}, {b, a, c}, {b, c, a}, {c, a, b}, {c, b, a}};
+        for (const auto& x : o) s3 += t[x[0]][x[1]][x[2]];
+        return s3;
+      };
+      const double h = 7.5 * kInv4Pi;
+      pk.cxxx[k] = h * t[0][0][0];
+      pk.cyyy[k] = h * t[1][1][1];
+      pk.czzz[k] = h * t[2][2][2];
+      pk.cxxy[k] = h * sym(0, 0, 1) / 2;
+      pk.cxxz[k] = h * sym(0, 0, 2) / 2;
+      pk.cyyx[k] = h * sym(1, 1, 0) / 2;
+      pk.cyyz[k] = h * sym(1, 1, 2) / 2;
+      pk.czzx[k] = h * sym(2, 2, 0) / 2;
+      pk.czzy[k] = h * sym(2, 2, 1) / 2;
+      pk.cxyz[k] = h * sym(0, 1, 2);
+      for (int a = 0; a < 3; ++a) {
+        double v = 0;
+        for (int j = 0; j < 3; ++j) v += 2 * t[j][j][a] + t[a][j][j];
+        (a == 0 ? pk.vx : a == 1 ? pk.vy : pk.vz)[k] = 1.5 * v * kInv4Pi;
+      }
+    }
+  }
+  data_ = std::move(data);
+}
+
+template <class T>
+CertifiedWinding<T> FastWindingNumber<T>::decide_sign(const Vec3<T>& p) const {
+  static constexpr double kThresholds[6] = {-0.7, -0.5, -0.3, 0.3, 0.5, 0.7};
+  return evaluate(p, std::span<const double>(kThresholds), 0);
+}
+
+template <class T>
+CertifiedWinding<T> FastWindingNumber<T>::evaluate(const Vec3<T>& pt,
+                                                   std::span<const double> thresholds,
+                                                   double tolerance) const {
+  CertifiedWinding<T> out;
+  auto exact = [&] {
+    out.winding_number = index_->exact_winding_number(pt);
+    out.error_bound = 0;
+    out.exact = true;
+    return out;
+  };
+  if (!CoordinateRange<T>::contains(pt)) return exact();
+  const bvh::Bvh8& bvh = index_->bvh();
+  if (bvh.empty()) return exact();
+  const FlatIndex<T> flat = index_->layout();
+  const double p[3] = {double(pt[0]), double(pt[1]), double(pt[2])};
+
+  thread_local Scratch scratch;
+  std::vector<Entry>& heap = scratch.heap;
+  std::vector<std::uint32_t>& stack = scratch.stack;
+  heap.clear();
+  stack.clear();
+
+  double w = 0;          // sum of far values and exact terms (w units)
+  double e_heap = 0;     // sum of the heap's bounds
+  double e_exact = 0;    // sum of the exact terms' bounds
+  double s_abs = 0;      // sum of |every value added or removed|
+  double b_abs = 0;      // sum of every bound added or removed
+  std::size_t ops = 0, tris = 0, clusters = 0;
+  bool lost = false;     // an exact term with an unknown error
+
+  // One triangle summed exactly.
+  auto exact_triangle = [&](std::uint32_t s) {
+    double e;
+    const double om = solid_angle_bounded(p, flat.corner(s, 0).template cast<double>(),
+                                          flat.corner(s, 1).template cast<double>(),
+                                          flat.corner(s, 2).template cast<double>(), e);
+    if (e >= kFourPi) lost = true;
+    ++tris;
+    ++ops;
+    w += om * kInv4Pi;
+    s_abs += std::abs(om) * kInv4Pi;
+    e_exact += e * kInv4Pi * (1 + 1e-12);
+  };
+  // A leaf's triangles: each far one (centroid farther than 2.5x its radius)
+  // as its own dipole, N.r/|r|^3 about its centroid (where its first moment
+  // vanishes), with the first-order remainder 3 mu2/gap^4 (mu2 exact by the
+  // edge-midpoint rule) on the heap; the near ones exactly.
+  auto leaf = [&](std::uint32_t first, std::uint32_t count) {
+    for (std::uint32_t s = first; s < first + count; ++s) {
+      const Vec3d a = flat.corner(s, 0).template cast<double>(),
+                  b = flat.corner(s, 1).template cast<double>(),
+                  c = flat.corner(s, 2).template cast<double>();
+      const Vec3d g = (a + b + c) / 3.0;
+      const double ra = squared_norm(a - g), rb = squared_norm(b - g), rc = squared_norm(c - g);
+      const double rad = std::sqrt(std::max(ra, std::max(rb, rc))) * (1 + 1e-12);
+      const double rx = g[0] - p[0], ry = g[1] - p[1], rz = g[2] - p[2];
+      const double d2 = rx * rx + ry * ry + rz * rz;
+      const double d = std::sqrt(d2);
+      const double gap = d - rad;
+      if (!(gap > 1.5 * rad) || !(d2 >= 0x1p-400 && d2 <= 0x1p400)) {
+        exact_triangle(s);
+        continue;
+      }
+      const Vec3d n = cross(b - a, c - a) * 0.5;
+      const double area = std::sqrt(squared_norm(n)) * (1 + 1e-12);
+      if (area == 0) continue;  // degenerate: 0, as in the exact sum
+      const double mu2 = area / 3.0 *
+                         (squared_norm((a + b) * 0.5 - g) + squared_norm((b + c) * 0.5 - g) +
+                          squared_norm((c + a) * 0.5 - g)) * (1 + 1e-10);
+      const double value = (n[0] * rx + n[1] * ry + n[2] * rz) / (d2 * d) * kInv4Pi;
+      const double g2 = gap * gap;
+      const double bound = (3.0 * mu2 / g2 + 1e-13 * area) / g2 * kInv4Pi * (1 + 1e-12);
+      if (!(bound <= kOpenAbove)) {
+        exact_triangle(s);
+        continue;
+      }
+      ++clusters;
+      w += value;
+      e_heap += bound;
+      s_abs += std::abs(value);
+      b_abs += bound;
+      ++ops;
+      heap.push_back(Entry{bound, value, s, kTriangle});
+      std::push_heap(heap.begin(), heap.end());
+    }
+  };
+
+  // Opens node i: near children are summed exactly (leaves) or opened (inner
+  // nodes, through the stack); far ones go to the heap with their bound.
+  auto open = [&](std::uint32_t i) {
+    const bvh::Node8& node = bvh.nodes[i];
+    const ClusterPack& c = data_->clusters[i];
+    for (int k = 0; k < bvh::kWidth; ++k) {
+      if (c.radius[k] < 0) break;  // used slots come first
+      const double rx = c.cx[k] - p[0], ry = c.cy[k] - p[1], rz = c.cz[k] - p[2];
+      const double d2 = rx * rx + ry * ry + rz * rz;
+      const double d = std::sqrt(d2);
+      const double gap = d - c.radius[k];
+      if (!(gap > 1e-12 * d) || !(d2 >= 0x1p-400 && d2 <= 0x1p400)) {
+        if (node.count[k] > 0)
+          leaf(node.child[k], node.count[k]);
+        else
+          stack.push_back(node.child[k]);
+        continue;
+      }
+      const double inv2 = 1.0 / d2;
+      const double inv3 = inv2 / d;
+      const double rmr = c.mxx[k] * rx * rx + c.myy[k] * ry * ry + c.mzz[k] * rz * rz +
+                         c.mxy[k] * rx * ry + c.mxz[k] * rx * rz + c.myz[k] * ry * rz;
+      const double value1 =
+          (c.nx[k] * rx + c.ny[k] * ry + c.nz[k] * rz + c.trace[k]) * inv3 - 3.0 * rmr * inv3 * inv2;
+      const double cubic =
+          c.cxxx[k] * rx * rx * rx + c.cyyy[k] * ry * ry * ry + c.czzz[k] * rz * rz * rz +
+          (c.cxxy[k] * ry + c.cxxz[k] * rz) * rx * rx + (c.cyyx[k] * rx + c.cyyz[k] * rz) * ry * ry +
+          (c.czzx[k] * rx + c.czzy[k] * ry) * rz * rz + c.cxyz[k] * rx * ry * rz;
+      const double inv5 = inv3 * inv2;
+      const double second = cubic * inv5 * inv2 - (c.vx[k] * rx + c.vy[k] * ry + c.vz[k] * rz) * inv5;
+      const double value = value1 + second;
+      const double g2 = gap * gap;
+      // Second-order remainder 4 mu3 / gap^5, or the first-order one plus the
+      // second-order term itself, whichever is smaller.
+      const double bound = std::min(c.mu3[k] / (g2 * g2 * gap),
+                                    c.mu2[k] / (g2 * g2) + std::abs(second)) +
+                           c.round[k] / g2;
+      ++clusters;
+      if (bound == 0 && value == 0) continue;  // no area
+      if (!(bound <= kOpenAbove)) {  // would be refined anyway: open it now
+        if (node.count[k] > 0)
+          leaf(node.child[k], node.count[k]);
+        else
+          stack.push_back(node.child[k]);
+        continue;
+      }
+      w += value;
+      e_heap += bound;
+      s_abs += std::abs(value);
+      b_abs += bound;
+      ++ops;
+      heap.push_back(Entry{bound, value, node.child[k], node.count[k]});
+      std::push_heap(heap.begin(), heap.end());
+    }
+  };
+  auto drain = [&] {
+    while (!stack.empty()) {
+      const std::uint32_t i = stack.back();
+      stack.pop_back();
+      open(i);
+    }
+  };
+  auto total_bound = [&] {
+    const double k = double(ops + 8) * kU;
+    return (e_heap + e_exact) * (1 + 1e-12) + k * (s_abs + b_abs) * (1 + 1e-6);
+  };
+  auto settled = [&](double e) {
+    if (lost) return false;
+    if (tolerance > 0 && e > tolerance) return false;
+    if (thresholds.empty() && tolerance <= 0) return false;
+    for (const double t : thresholds)
+      if (w - e <= t && t <= w + e) return false;
+    return true;
+  };
+
+  open(0);
+  drain();
+  while (true) {
+    const double e = total_bound();
+    if (settled(e)) {
+      out.winding_number = T(w);
+      out.error_bound = e + std::abs(w - double(T(w)));
+      out.clusters = std::uint32_t(clusters);
+      out.triangles = std::uint32_t(tris);
+      return out;
+    }
+    if (heap.empty() || lost || tris > max_triangles_) break;
+    std::pop_heap(heap.begin(), heap.end());
+    const Entry top = heap.back();
+    heap.pop_back();
+    w -= top.value;
+    e_heap -= top.bound;
+    s_abs += std::abs(top.value);
+    b_abs += top.bound;
+    ++ops;
+    if (top.count == kTriangle) {
+      exact_triangle(top.child);
+    } else if (top.count > 0) {
+      leaf(top.child, top.count);
+    } else {
+      open(top.child);
+      drain();
+    }
+  }
+  exact();
+  out.clusters = std::uint32_t(clusters);
+  out.triangles = std::uint32_t(tris);
+  return out;
+}
+
+template class FastWindingNumber<float>;
+template class FastWindingNumber<double>;
+
+}  // namespace prox

@@ -1,0 +1,325 @@
+// tests/mesh/test_fast_winding.cpp — the certified fast winding number
+// (prox/mesh/fast_winding.hpp) and its use by SignedMesh's winding method.
+//
+// Oracles: analytic inside/outside (sphere and torus, points kept clear of the
+// polyhedral surface by its sagitta), exact ray parity (exactly-once crossing counts) on
+// CGAL meshes, and the exact O(n) sum (MeshIndex::exact_winding_number, equal
+// to BruteForce's bit for bit) for the bound itself: |w_fast - w_exact| must
+// never exceed the reported bound, and a decision taken from a certified
+// answer must be the exact sum's wherever the exact w is not within 1e-9 of a
+// threshold.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "../support/scale.hpp"
+#include "mesh_support.hpp"
+#include "prox/mesh/fast_winding.hpp"
+#include "prox/mesh/sign.hpp"
+
+namespace prox {
+namespace {
+
+using test::Tri;
+
+constexpr double kSign[6] = {-0.7, -0.5, -0.3, 0.3, 0.5, 0.7};
+
+/// SignedMesh's decision: inside (|w| >= 1/2) and sure (|w| not in (0.3, 0.7)).
+std::pair<bool, bool> decision(double w) {
+  const double a = std::abs(w);
+  return {a >= 0.5, !(a > 0.3 && a < 0.7)};
+}
+
+/// Whether w lies within `margin` of a decision threshold.
+bool near_threshold(double w, double margin) {
+  for (double t : kSign)
+    if (std::abs(w - t) <= margin) return true;
+  return false;
+}
+
+/// Removes every triangle whose first corner lies in one of `holes` balls.
+TriangleMesh<double> with_holes(const TriangleMesh<double>& m, const std::vector<Vec3d>& centers,
+                                double radius) {
+  std::vector<Tri> f;
+  for (std::size_t t = 0; t < m.num_triangles(); ++t) {
+    bool cut = false;
+    for (const Vec3d& c : centers) cut |= squared_norm(m.corner(t, 0) - c) < radius * radius;
+    if (!cut) f.push_back(m.triangles()[t]);
+  }
+  return TriangleMesh<double>(m.vertices(), std::move(f));
+}
+
+/// Checks every certified answer of `pts` against the exact sum; returns the
+/// count of exact fall-backs.
+template <class T>
+std::size_t check_against_exact(const MeshIndex<T>& index, const FastWindingNumber<T>& fast,
+                                const std::vector<Vec3<T>>& pts, const char* what) {
+  std::size_t fallbacks = 0, wrong = 0, loose = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const double exact = double(index.exact_winding_number(pts[i]));
+    const CertifiedWinding<T> c = fast.decide_sign(pts[i]);
+    if (c.exact) {
+      ++fallbacks;
+      EXPECT_EQ(double(c.winding_number), exact) << what << " point " << i;
+      continue;
+    }
+    // The bound is a bound (the exact sum's own rounding: 1e-12).
+    if (!(std::abs(double(c.winding_number) - exact) <= c.error_bound + 1e-12)) ++loose;
+    // And a certified decision is the exact sum's.
+    if (!near_threshold(exact, 1e-9) && decision(double(c.winding_number)) != decision(exact))
+      ++wrong;
+  }
+  EXPECT_EQ(loose, 0u) << what;
+  EXPECT_EQ(wrong, 0u) << what;
+  return fallbacks;
+}
+
+TEST(FastWinding, LabelledPointsOnClosedMeshes) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const std::size_t n = std::size_t(test::scaled_count(3000, 300));
+  // Icosphere (radius 1; the polyhedron lies between cos(max half-edge angle) and 1).
+  {
+    const TriangleMesh<double> m = test::icosphere(4);
+    const MeshIndex<double> index(m);
+    const FastWindingNumber<double> fast(index);
+    std::size_t wrong = 0, unsure = 0, done = 0, fallbacks = 0;
+    while (done < n) {
+      const Vec3d p{1.5 * u(rng), 1.5 * u(rng), 1.5 * u(rng)};
+      const double r = std::sqrt(squared_norm(p));
+      if (r > 0.995 && r < 1.0 + 1e-9) continue;  // between the polyhedron and the sphere
+      ++done;
+      const CertifiedWinding<double> c = fast.decide_sign(p);
+      fallbacks += c.exact;
+      const auto [inside, sure] = decision(c.winding_number);
+      wrong += inside != (r < 1.0);
+      unsure += !sure;
+    }
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_EQ(unsure, 0u);
+    // Nothing lies near the surface, yet a few points deep inside see the whole
+    // sphere close by, and the bound does not settle them within the work cap:
+    // the exact sum answers those (right, as checked above).
+    EXPECT_LT(fallbacks, n / 100 + 1);
+  }
+  // Torus R = 1, r = 0.3 (48 x 24: sagitta < 0.003).
+  {
+    const TriangleMesh<double> m = test::torus(1.0, 0.3, 48, 24);
+    const MeshIndex<double> index(m);
+    const FastWindingNumber<double> fast(index);
+    std::size_t wrong = 0, unsure = 0, done = 0;
+    while (done < n) {
+      const Vec3d p{1.5 * u(rng), 1.5 * u(rng), 0.5 * u(rng)};
+      const double q = std::hypot(std::hypot(p[0], p[1]) - 1.0, p[2]);
+      if (std::abs(q - 0.3) < 0.02) continue;
+      ++done;
+      const auto [inside, sure] = decision(fast.decide_sign(p).winding_number);
+      wrong += inside != (q < 0.3);
+      unsure += !sure;
+    }
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_EQ(unsure, 0u);
+  }
+  // CGAL meshes against 5-ray exact parity (exactly-once crossing counts;
+  // MeshIndex::count_hits, which test_rays holds equal to BruteForce's).
+  for (const char* name : {"elephant.off", "knot1.off", "cube.off", "bunny00.off"}) {
+    const TriangleMesh<double> m = test::cgal_mesh(name);
+    const MeshIndex<double> index(m);
+    const MeshIndex<double>& bf = index;
+    const FastWindingNumber<double> fast(index);
+    const double diag = test::diagonal_length(m);
+    const std::size_t k = std::size_t(test::scaled_count(400, 60));
+    std::vector<Vec3d> pts = test::query_points(m, 2 * k, 11);
+    std::size_t wrong = 0, unsure = 0, checked = 0;
+    std::normal_distribution<double> g(0, 1);
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      if (i % 4 >= 2) continue;  // near and box points (not vertices, edge midpoints)
+      const Vec3d& p = pts[i];
+      if (index.closest_point(p).sq_distance < 1e-8 * diag * diag) continue;
+      int odd = 0;
+      for (int r = 0; r < 5; ++r)
+        odd += bf.count_hits(Ray<double>{p, Vec3d{g(rng), g(rng), g(rng)}, 0.0,
+                                         ScalarTraits<double>::infinity()}) % 2;
+      const auto [inside, sure] = decision(fast.decide_sign(p).winding_number);
+      wrong += inside != (odd >= 3);
+      unsure += !sure;
+      ++checked;
+    }
+    EXPECT_EQ(wrong, 0u) << name;
+    EXPECT_EQ(unsure, 0u) << name;
+    EXPECT_GT(checked, k / 2) << name;
+  }
+}
+
+TEST(FastWinding, NearTheSurfaceFallsBackWhereItMust) {
+  const TriangleMesh<double> m = test::cgal_mesh("elephant.off");
+  const MeshIndex<double> index(m);
+  const FastWindingNumber<double> fast(index);
+  const double diag = test::diagonal_length(m);
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(0, 1);
+  const std::size_t n = std::size_t(test::scaled_count(600, 60));
+  for (const double off : {1e-9, 1e-12}) {
+    std::vector<Vec3d> pts;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t t = std::size_t(u(rng) * double(m.num_triangles())) % m.num_triangles();
+      const Vec3d a = m.corner(t, 0), b = m.corner(t, 1), c = m.corner(t, 2);
+      Vec3d nrm = cross(b - a, c - a);
+      if (squared_norm(nrm) == 0) continue;
+      nrm = nrm / std::sqrt(squared_norm(nrm));
+      double s = u(rng), r = u(rng);
+      if (s + r > 1) s = 1 - s, r = 1 - r;
+      const Vec3d q = a + (b - a) * s + (c - a) * r;
+      pts.push_back(q + nrm * (off * diag));
+      pts.push_back(q - nrm * (off * diag));
+    }
+    const std::size_t fb = check_against_exact(index, fast, pts, "offset");
+    // Off the face interiors by 1e-9 of the diagonal the bound still decides.
+    if (off == 1e-9) {
+      EXPECT_LT(fb, pts.size() / 10);
+    }
+    // The exact sum decides these points: inside at -off, outside at +off.
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const auto [inside, sure] = decision(fast.decide_sign(pts[i]).winding_number);
+      EXPECT_EQ(inside, i % 2 == 1) << off << " " << i;
+      EXPECT_TRUE(sure);
+    }
+  }
+  // On edges and corners (within rounding of them) nothing can be certified:
+  // the answer must be the exact sum's.
+  std::vector<Vec3d> on;
+  for (std::size_t t = 0; t < m.num_triangles() && on.size() < n; t += 7) {
+    on.push_back((m.corner(t, 0) + m.corner(t, 1)) * 0.5);
+    on.push_back(m.corner(t, 2));
+  }
+  std::size_t fallbacks = 0;
+  for (const Vec3d& p : on) {
+    const CertifiedWinding<double> c = fast.decide_sign(p);
+    fallbacks += c.exact;
+    if (c.exact) {
+      EXPECT_EQ(c.winding_number, index.exact_winding_number(p));
+    }
+  }
+  EXPECT_EQ(fallbacks, on.size());
+}
+
+TEST(FastWinding, OpenMeshesAgainstTheExactSum) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const int meshes = int(test::scaled_count(12, 3));
+  const std::size_t n = std::size_t(test::scaled_count(400, 50));
+  std::size_t total = 0, fallbacks = 0;
+  for (int k = 0; k < meshes; ++k) {
+    // Random holes in an icosphere or a torus, and random soups.
+    TriangleMesh<double> base = k % 3 == 0   ? test::icosphere(3)
+                                : k % 3 == 1 ? test::torus(1.0, 0.4, 32, 16)
+                                             : test::random_soup(300, 0.2, std::uint64_t(k));
+    std::vector<Vec3d> centers;
+    for (int h = 0; h < 1 + k % 4; ++h) centers.push_back(Vec3d{u(rng), u(rng), u(rng)});
+    const TriangleMesh<double> m = k % 3 == 2 ? base : with_holes(base, centers, 0.5);
+    if (m.num_triangles() == 0) continue;
+    const MeshIndex<double> index(m);
+    const FastWindingNumber<double> fast(index);
+    std::vector<Vec3d> pts = test::query_points(m, n, std::uint64_t(100 + k));
+    for (std::size_t i = 0; i < n / 4; ++i) pts.push_back(Vec3d{1.3 * u(rng), 1.3 * u(rng), 1.3 * u(rng)});
+    fallbacks += check_against_exact(index, fast, pts, "open");
+    total += pts.size();
+  }
+  // Vertices and edge midpoints (half of query_points' rotation) must fall
+  // back; the rest mostly not.
+  EXPECT_LT(fallbacks, total * 3 / 4);
+}
+
+TEST(FastWinding, TheBoundIsABound) {
+  for (const char* name : {"elephant-with-holes.off", "knot1.off", "mesh_with_border.off"}) {
+    const TriangleMesh<double> m = test::cgal_mesh(name);
+    const MeshIndex<double> index(m);
+    const FastWindingNumber<double> fast(index);
+    const std::size_t n = std::size_t(test::scaled_count(300, 40));
+    const std::vector<Vec3d> pts = test::query_points(m, n, 17);
+    std::size_t loose = 0, over = 0, certified = 0;
+    for (const double tol : {0.3, 0.05, 1e-3}) {
+      for (std::size_t i = 0; i < pts.size(); ++i) {
+        const CertifiedWinding<double> c = fast.evaluate(pts[i], tol);
+        if (c.exact) continue;
+        ++certified;
+        const double exact = index.exact_winding_number(pts[i]);
+        loose += !(std::abs(c.winding_number - exact) <= c.error_bound + 1e-12);
+        over += !(c.error_bound <= tol);
+      }
+    }
+    EXPECT_EQ(loose, 0u) << name;
+    EXPECT_EQ(over, 0u) << name;
+    EXPECT_GT(certified, pts.size()) << name;  // most of the 3 x n answers are certified
+  }
+  // Float meshes: the same bound (the corners are exact in double).
+  const TriangleMesh<float> mf = test::to_float(test::cgal_mesh("elephant-with-holes.off"));
+  const MeshIndex<float> index(mf);
+  const FastWindingNumber<float> fast(index);
+  // The oracle: the same (float) corners summed exactly in double.
+  std::vector<Vec3d> vd;
+  for (const Vec3f& v : mf.vertices()) vd.push_back(v.cast<double>());
+  const MeshIndex<double> twin(TriangleMesh<double>(std::move(vd), mf.triangles()));
+  const std::vector<Vec3f> pts = test::query_points(mf, std::size_t(test::scaled_count(200, 40)), 3);
+  for (const Vec3f& p : pts) {
+    const CertifiedWinding<float> c = fast.evaluate(p, 0.01);
+    if (c.exact) continue;
+    EXPECT_LE(std::abs(double(c.winding_number) - twin.exact_winding_number(p.cast<double>())),
+              c.error_bound + 1e-12);
+  }
+}
+
+TEST(FastWinding, SignedMeshMatchesTheExactSum) {
+  // SignedMesh over MeshIndex (certified fast winding) against SignedMesh over
+  // BruteForce (the exact sum): the same sign and confidence everywhere.
+  for (const char* name : {"elephant-with-holes.off", "mesh_with_border.off", "elephant.off"}) {
+    const TriangleMesh<double> m = test::cgal_mesh(name);
+    const MeshIndex<double> index(m);
+    const BruteForce<double> bf(m);
+    const SignedMesh<MeshIndex<double>> fast(index, {SignMethod::winding});
+    const SignedMesh<BruteForce<double>> slow(bf, {SignMethod::winding});
+    const std::vector<Vec3d> pts = test::query_points(m, std::size_t(test::scaled_count(400, 40)), 23);
+    std::size_t differ = 0;
+    for (const Vec3d& p : pts) {
+      const SignedClosestPoint<double> a = fast.query(p), b = slow.query(p);
+      if (std::isnan(b.winding_number)) {  // on the surface: not signed by w
+        EXPECT_TRUE(std::isnan(a.winding_number));
+        continue;
+      }
+      if (near_threshold(b.winding_number, 1e-9)) continue;
+      differ += a.inside() != b.inside() || a.confidence != b.confidence;
+      EXPECT_LE(std::abs(a.winding_number - b.winding_number), a.winding_error + 1e-12);
+    }
+    EXPECT_EQ(differ, 0u) << name;
+  }
+}
+
+TEST(FastWinding, EdgeCases) {
+  // Non-finite point: NaN from the exact path. An empty mesh: 0.
+  const MeshIndex<double> index(test::icosphere(1));
+  const FastWindingNumber<double> fast(index);
+  const CertifiedWinding<double> nan = fast.decide_sign(Vec3d{std::nan(""), 0, 0});
+  EXPECT_TRUE(nan.exact);
+  EXPECT_TRUE(std::isnan(nan.winding_number));
+  const MeshIndex<double> empty(TriangleMesh<double>(std::vector<Vec3d>{}, std::vector<Tri>{}));
+  const FastWindingNumber<double> none(empty);
+  EXPECT_EQ(none.decide_sign(Vec3d{0, 0, 0}).winding_number, 0.0);
+  // Far away: certified at once, with few clusters and no triangle.
+  const CertifiedWinding<double> far = fast.decide_sign(Vec3d{100, 0, 0});
+  EXPECT_FALSE(far.exact);
+  EXPECT_EQ(far.triangles, 0u);
+  EXPECT_LE(far.clusters, 8u);
+  // The centre of the sphere: certified inside.
+  const CertifiedWinding<double> c = fast.decide_sign(Vec3d{0, 0, 0});
+  EXPECT_FALSE(c.exact);
+  EXPECT_NEAR(c.winding_number, 1.0, c.error_bound);
+  EXPECT_GT(c.winding_number - c.error_bound, 0.7);  // settles "inside, sure"
+  // A tiny tolerance is met (or the exact sum is returned).
+  const CertifiedWinding<double> t = fast.evaluate(Vec3d{0.2, 0.1, 0.3}, 1e-9);
+  EXPECT_TRUE(t.exact || t.error_bound <= 1e-9);
+  EXPECT_NEAR(t.winding_number, index.exact_winding_number(Vec3d{0.2, 0.1, 0.3}), 1e-9 + 1e-12);
+}
+
+}  // namespace
+}  // namespace prox
