@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 
+#include "../support/closed_mesh.hpp"
 #include "cli_support.hpp"
 #include "prox/image/png.hpp"
 #include "prox/io/mesh_topology.hpp"
@@ -659,15 +660,8 @@ TEST(Cli, SdfSurfaceIsClosed) {
   EXPECT_NE(r.out.find("surface"), std::string::npos) << r.out;
   const io::MeshData m = io::read_mesh(dir / "h.ply");
   ASSERT_GT(m.triangles.size(), 500u);
-  std::map<std::pair<std::uint32_t, std::uint32_t>, int> directed;
-  for (const auto& t : m.triangles)
-    for (int e = 0; e < 3; ++e) ++directed[{t[std::size_t(e)], t[std::size_t((e + 1) % 3)]}];
-  std::size_t bad = 0;
-  for (const auto& [e, n] : directed) {
-    const auto rev = directed.find({e.second, e.first});
-    bad += n != 1 || rev == directed.end() || rev->second != 1;
-  }
-  EXPECT_EQ(bad, 0u) << "not closed and consistently oriented";
+  EXPECT_EQ(prox::test::unpaired_directed_edges(m.triangles), 0u)
+      << "not closed and consistently oriented";
   auto volume = [](const std::vector<Vec3d>& v, const auto& tris) {
     double s = 0;
     for (const auto& t : tris) s += dot(v[t[0]], cross(v[t[1]], v[t[2]])) / 6;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 
 #include "../support/scale.hpp"
 #include "mesh_support.hpp"
@@ -20,11 +21,18 @@ void expect_grid_exact(const SignedMesh<Index>& s, const GridSpec& g, double ban
   o.band = band;
   o.batch.threads = 1;
   const SdfGrid<T> one = signed_distance_grid(s, g, o);
-  o.batch.threads = 2;
-  const SdfGrid<T> two = signed_distance_grid(s, g, o);
   ASSERT_EQ(one.values.size(), g.nodes());
-  ASSERT_EQ(std::memcmp(one.values.data(), two.values.data(), one.values.size() * sizeof(T)), 0);
-  EXPECT_EQ(one.unsure, two.unsure);
+  // 2 and 7 threads (other slabs, so other neighbours prune), and the plain
+  // bounded engine query per node: the same bytes.
+  for (const int threads : {2, 7, 0}) {
+    SdfOptions t = o;
+    t.batch.threads = threads == 0 ? 1 : threads;
+    t.lune = threads != 0;
+    const SdfGrid<T> two = signed_distance_grid(s, g, t);
+    ASSERT_EQ(std::memcmp(one.values.data(), two.values.data(), one.values.size() * sizeof(T)), 0)
+        << threads << " threads, lune " << t.lune;
+    EXPECT_EQ(one.unsure, two.unsure);
+  }
   std::size_t unsure = 0;
   for (std::size_t k = 0; k < g.dims[2]; ++k)
     for (std::size_t j = 0; j < g.dims[1]; ++j)
@@ -95,6 +103,141 @@ TEST(SdfGrid, EveryNodeIsTheIndependentQuery) {
   const auto f = test::to_float(m);
   const MeshIndex<float> fi(f);
   expect_grid_exact(SignedMesh<MeshIndex<float>>(fi), g, ScalarTraits<double>::infinity());
+}
+
+// The pruned search alone, against the brute-force twin bit for bit: random
+// points, random neighbours (at random distances, with their computed
+// distances as empty balls), and a hint triangle that is a neighbour's closest
+// (as in the grid) or any triangle. Meshes: a torus, the same 1e5 away from
+// the origin (rounding margins), and a soup with degenerate triangles
+// (collinear, coincident corners, slivers), in double and float.
+template <class T>
+void expect_lune_exact(const TriangleMesh<T>& m, std::uint64_t seed) {
+  const MeshIndex<T> index(m);
+  const BruteForce<T> bf(m);
+  const auto box = m.bounds();
+  double scale = 0, diag = 0;
+  for (int a = 0; a < 3; ++a) {
+    scale = std::max({scale, std::fabs(double(box.lo[a])), std::fabs(double(box.hi[a]))});
+    diag += (double(box.hi[a]) - double(box.lo[a])) * (double(box.hi[a]) - double(box.lo[a]));
+  }
+  diag = std::sqrt(diag);
+  scale += diag;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-0.5, 1.5), off(-1, 1), lg(-3.5, -0.5);
+  std::uniform_int_distribution<std::size_t> tri(0, m.num_triangles() - 1);
+  std::vector<sdf_detail::EmptyBall> balls;
+  sdf_detail::LuneStats stats;
+  const std::int64_t n = test::scaled_count(1500, 100);
+  std::size_t cut_any = 0;
+  for (std::int64_t c = 0; c < n; ++c) {
+    Vec3<T> p;
+    for (int a = 0; a < 3; ++a)
+      p[a] = T(double(box.lo[a]) + u(rng) * (double(box.hi[a]) - double(box.lo[a])));
+    const double h = std::pow(10.0, lg(rng)) * diag;
+    balls.clear();
+    std::int32_t hint = -1;
+    const int nb = int(rng() % 9);
+    for (int b = 0; b < nb; ++b) {
+      Vec3<T> q;
+      for (int a = 0; a < 3; ++a) q[a] = T(double(p[a]) + h * off(rng));
+      const MeshClosestPoint<T> cq = index.closest_point(q);
+      ASSERT_TRUE(cq.found());
+      balls.push_back({Vec3d{double(q[0]), double(q[1]), double(q[2])}, double(cq.sq_distance)});
+      if (hint < 0) hint = cq.triangle;
+    }
+    if (hint < 0 || rng() % 4 == 0) hint = std::int32_t(tri(rng));
+    const auto t = std::size_t(hint);
+    const std::size_t before = stats.triangles_tested;
+    const MeshClosestPoint<T> got = sdf_detail::lune_closest_point(
+        index.layout(), p, std::uint32_t(hint), m.corner(t, 0), m.corner(t, 1), m.corner(t, 2),
+        balls, scale, &stats);
+    const MeshClosestPoint<T> want = bf.closest_point(p);
+    ASSERT_EQ(got.triangle, want.triangle) << c;
+    ASSERT_EQ(std::memcmp(&got.sq_distance, &want.sq_distance, sizeof(T)), 0) << c;
+    ASSERT_EQ(std::memcmp(&got.point, &want.point, sizeof(got.point)), 0) << c;
+    ASSERT_EQ(got.feature, want.feature) << c;
+    cut_any += stats.triangles_tested - before < m.num_triangles();
+  }
+  // The pruning prunes (not a test that cannot fail the other way), where the
+  // rounding margin is small against the mesh (not for float 1e5 away).
+  if (sdf_detail::kernel_error_bound<T>(scale) < 1e-3 * diag) {
+    EXPECT_GT(cut_any, std::size_t(n) / 2);
+  }
+}
+
+TEST(SdfGrid, LunePruningIsExact) {
+  const auto torus = test::torus(1.0, 0.35, 48, 24);
+  auto far = torus;
+  {
+    std::vector<Vec3d> v;
+    std::vector<std::array<std::uint32_t, 3>> f;
+    for (std::size_t t = 0; t < far.num_triangles(); ++t) {
+      for (int k = 0; k < 3; ++k) v.push_back(far.corner(t, k) + Vec3d{1e5, -2e5, 3e5});
+      const auto b = std::uint32_t(3 * t);
+      f.push_back({b, b + 1, b + 2});
+    }
+    far = TriangleMesh<double>(std::move(v), std::move(f));
+  }
+  auto soup = test::random_soup(300, 0.1, 7);
+  {
+    std::vector<Vec3d> v;
+    std::vector<std::array<std::uint32_t, 3>> f;
+    for (std::size_t t = 0; t < soup.num_triangles(); ++t) {
+      Vec3d a = soup.corner(t, 0), b = soup.corner(t, 1), c = soup.corner(t, 2);
+      if (t % 5 == 1) c = a + (b - a) * 0.375;           // collinear
+      if (t % 5 == 2) b = a;                               // two corners coincide
+      if (t % 5 == 3) a = b = c;                           // a point
+      if (t % 5 == 4) c = a + (b - a) * 0.5 + Vec3d{1e-9, 0, 0};  // sliver
+      for (const Vec3d& x : {a, b, c}) v.push_back(x);
+      const auto i = std::uint32_t(3 * t);
+      f.push_back({i, i + 1, i + 2});
+    }
+    soup = TriangleMesh<double>(std::move(v), std::move(f));
+  }
+  for (const TriangleMesh<double>* m : {&torus, static_cast<const TriangleMesh<double>*>(&far),
+                                        static_cast<const TriangleMesh<double>*>(&soup)}) {
+    SCOPED_TRACE(m == &torus ? "torus" : m == &far ? "torus far from the origin" : "soup");
+    expect_lune_exact(*m, 11);
+    expect_lune_exact(test::to_float(*m), 12);
+  }
+}
+
+// A grid whose nodes lie exactly on the faces of a cube (distance 0), with
+// degenerate triangles added (on the surface and off it): the grid is the
+// independent queries, with and without pruning, at 1, 2 and 7 threads.
+TEST(SdfGrid, NodesOnTheSurfaceAndDegenerateTriangles) {
+  std::vector<Vec3d> v;
+  std::vector<std::array<std::uint32_t, 3>> f;
+  for (int z = 0; z < 2; ++z)
+    for (int y = 0; y < 2; ++y)
+      for (int x = 0; x < 2; ++x) v.push_back(Vec3d{double(x), double(y), double(z)});
+  const std::uint32_t cube[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6},
+                                     {0, 1, 4}, {1, 5, 4}, {2, 6, 3}, {3, 6, 7},
+                                     {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+  for (const auto& t : cube) f.push_back({t[0], t[1], t[2]});
+  const auto base = std::uint32_t(v.size());
+  for (const Vec3d& x : {Vec3d{0.25, 0.25, 0}, Vec3d{0.75, 0.75, 0}, Vec3d{0.5, 0.5, 0},
+                         Vec3d{0.5, 0.5, 0.5}, Vec3d{0.5, 0.5, 0.5}, Vec3d{0.3, 0.6, 0.5}})
+    v.push_back(x);
+  f.push_back({base, base + 1, base + 2});      // collinear, on the bottom face
+  f.push_back({base + 3, base + 4, base + 5});  // coincident corners, inside
+  const TriangleMesh<double> m(std::move(v), std::move(f));
+  const MeshIndex<double> index(m);
+  const std::size_t n = test::test_scale() >= 1 ? 13 : 7;
+  const GridSpec g = grid_over_box(m.bounds(), 0.25, n);
+  ASSERT_EQ(g.spacing[0], 1.5 / double(n - 1));  // nodes at k/8 or k/4: exactly on the faces
+  ASSERT_EQ(g.origin[0], -0.25);
+  for (SignMethod sm : {SignMethod::winding, SignMethod::parity}) {
+    const SignedMesh<MeshIndex<double>> s(index, {sm});
+    SCOPED_TRACE(std::string(to_string(s.method())));
+    expect_grid_exact(s, g, ScalarTraits<double>::infinity());
+    expect_grid_exact(s, g, 0.3);
+  }
+  const auto mf = test::to_float(m);
+  const MeshIndex<float> fi(mf);
+  expect_grid_exact(SignedMesh<MeshIndex<float>>(fi, {SignMethod::winding}), g,
+                    ScalarTraits<double>::infinity());
 }
 
 TEST(SdfGrid, Refusals) {

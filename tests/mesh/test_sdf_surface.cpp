@@ -12,6 +12,7 @@
 #include <cmath>
 #include <map>
 
+#include "../support/closed_mesh.hpp"
 #include "../support/scale.hpp"
 #include "mesh_support.hpp"
 #include "prox/mesh/sdf_surface.hpp"
@@ -21,15 +22,8 @@ namespace {
 
 // Every directed edge once, and its reverse once: closed and consistent.
 void expect_closed_oriented(const LevelSetMesh& m) {
-  std::map<std::pair<std::uint32_t, std::uint32_t>, int> directed;
-  for (const auto& t : m.triangles)
-    for (int e = 0; e < 3; ++e) ++directed[{t[std::size_t(e)], t[std::size_t((e + 1) % 3)]}];
-  std::size_t bad = 0;
-  for (const auto& [e, n] : directed) {
-    const auto rev = directed.find({e.second, e.first});
-    if (n != 1 || rev == directed.end() || rev->second != 1) ++bad;
-  }
-  EXPECT_EQ(bad, 0u) << "edges not used exactly once each way";
+  EXPECT_EQ(test::unpaired_directed_edges(m.triangles), 0u)
+      << "edges not used exactly once each way";
 }
 
 double signed_volume(const LevelSetMesh& m) {

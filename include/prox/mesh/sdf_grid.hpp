@@ -9,17 +9,25 @@
 // node equals SignedMesh::query(node) bit for bit; with a band W, values with
 // |d| > W are clamped to +-W (the sign still exact). The grid's coherence makes
 // it fast without changing a single value:
-// - distance: |d(p) - d(q)| <= |p - q|, so the neighbour's distance plus the
-//   step bounds the search radius, and so does the distance from p to the
-//   neighbour's closest triangle (both widened by 1e-12 relative); the bounded
-//   query finds the same closest point (same tie rule), only sooner.
+// - distance: the in-plane neighbour's closest triangle bounds p's distance
+//   (the exact kernel distance from p to it: usually the answer), and the
+//   empty balls of up to 8 computed neighbours (same plane, the planes below
+//   and above) cut the search down to a patch near the contact
+//   (prox/mesh/sdf_grid_lune.hpp); the pruned search finds the engine's
+//   closest point (same kernel, same tie rule), only sooner. Without a layout
+//   (BruteForce) or with SdfOptions::lune off, or where a band clamps the
+//   node, the bounded engine query runs instead (radius: the neighbour's
+//   distance plus the step, or the hint, widened by 1e-12 relative).
 // - sign: when the mesh is closed and the method exact on it
 //   (SignedMesh::sign_is_exact), a node within the ball of radius |d(q)| around
 //   a neighbour q (no surface inside) has q's sign; it is copied instead of
 //   evaluated. Otherwise every node is signed.
-// Work is split by z-planes; each plane walks its nodes in one fixed order
-// (rows along x, each row starting from the row below), so the values do not
-// depend on the thread count.
+// Work is split into slabs of z-planes (one slab on 1 thread, 4 per thread
+// otherwise), computed k0, k0 + 2, k0 + 1, k0 + 4, k0 + 3, ... so every other
+// plane has computed planes on both sides; each plane walks its nodes in one
+// fixed order (rows along x, each row starting from the row below), which is
+// all the sign copying depends on, so the values do not depend on the thread
+// count.
 #pragma once
 
 #include <algorithm>
@@ -30,10 +38,12 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "prox/core/box.hpp"
 #include "prox/mesh/batch.hpp"
+#include "prox/mesh/sdf_grid_lune.hpp"
 #include "prox/mesh/sign.hpp"
 #include "prox/primitives/closest_point_triangle.hpp"
 
@@ -138,6 +148,12 @@ inline GridSpec grid_over_box_spacing(const Box3<double>& box, double padding, d
 struct SdfOptions {
   double band = std::numeric_limits<double>::infinity();  ///< clamp |d| beyond this (> 0)
   BatchOptions batch;                                     ///< threads (planes run in parallel)
+  /// Prune each node's search with its computed neighbours' empty balls
+  /// (prox/mesh/sdf_grid_lune.hpp; MeshIndex only). Off: the bounded engine
+  /// query per node. The values are the same bits either way.
+  bool lune = true;
+  /// If set, receives the pruned searches' counts (summed over threads).
+  sdf_detail::LuneStats* lune_stats = nullptr;
 };
 
 /// A computed grid.
@@ -176,80 +192,169 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
   struct Node {
     std::int32_t triangle;  // the closest triangle (-1: band miss)
     double lower;  // |d| (exact) or a lower bound (band miss)
+    double sq;     // the computed squared distance (exact nodes)
     bool exact;    // lower is the exact distance
     bool inside;
     SignConfidence confidence;
   };
-  BatchOptions per_plane = options.batch;
-  per_plane.grain = 1;
-  batch_for_each(nz, per_plane, [&](std::size_t k) {
-    std::vector<Node> row(nx), below(nx);
-    std::vector<Vec3<T>> prow(nx), pbelow(nx);
-    for (std::size_t j = 0; j < ny; ++j) {
-      for (std::size_t i = 0; i < nx; ++i) {
-        const Vec3d pd = grid.node(i, j, k);
-        const Vec3<T> p{T(pd[0]), T(pd[1]), T(pd[2])};
-        const Node* from = i > 0 ? &row[i - 1] : j > 0 ? &below[0] : nullptr;
-        const Vec3<T>* q = i > 0 ? &prow[i - 1] : j > 0 ? &pbelow[0] : nullptr;
-        double step = 0;
-        if (from) {
-          const Vec3d dv{double(p[0]) - double((*q)[0]), double(p[1]) - double((*q)[1]),
-                         double(p[2]) - double((*q)[2])};
-          step = std::sqrt(squared_norm(dv)) * kWiden;
+  constexpr bool kLune = requires { sm.index().layout(); };
+  // S of sdf_grid_lune.hpp: the mesh box's largest coordinate plus its diagonal.
+  double scale = 0;
+  {
+    const auto b = sm.index().mesh().bounds();
+    double diag2 = 0;
+    for (int a = 0; a < 3; ++a) {
+      scale = std::max({scale, std::fabs(double(b.lo[a])), std::fabs(double(b.hi[a]))});
+      diag2 += (double(b.hi[a]) - double(b.lo[a])) * (double(b.hi[a]) - double(b.lo[a]));
+    }
+    scale += std::sqrt(diag2);
+  }
+  // Contiguous slabs of z-planes, so a plane sees the one below it (its empty
+  // balls prune the search). Values do not depend on the split: every node is
+  // the exact argmin, and signs propagate only within a plane, in one order.
+  std::size_t slabs = 1;
+  if (options.batch.threads != 1) {
+    const std::size_t t = options.batch.threads > 0 ? std::size_t(options.batch.threads)
+                                                    : std::max(1u, std::thread::hardware_concurrency());
+    slabs = std::min(nz, 4 * t);
+  }
+  std::vector<sdf_detail::LuneStats> slab_stats(slabs);
+  BatchOptions per_slab = options.batch;
+  per_slab.grain = 1;
+  batch_for_each(slabs, per_slab, [&](std::size_t slab) {
+    const std::size_t k0 = nz * slab / slabs, k1 = nz * (slab + 1) / slabs;
+    std::vector<Node> buf_a(nx * ny), buf_b(nx * ny), buf_c(nx * ny);
+    std::vector<sdf_detail::EmptyBall> balls;
+    auto at = [&](std::size_t i, std::size_t j, std::size_t kk) {
+      const Vec3d d = grid.node(i, j, kk);
+      return Vec3<T>{T(d[0]), T(d[1]), T(d[2])};
+    };
+    // One plane; below / above: computed planes kb / ka (or null), whose
+    // empty balls cut the search.
+    auto do_plane = [&](std::size_t k, Node* plane, const Node* below, std::size_t kb,
+                        const Node* above, std::size_t ka) {
+      for (std::size_t j = 0; j < ny; ++j) {
+        for (std::size_t i = 0; i < nx; ++i) {
+          const Vec3<T> p = at(i, j, k);
+          const Node* from = i > 0 ? &plane[j * nx + i - 1] : j > 0 ? &plane[(j - 1) * nx] : nullptr;
+          double step = 0;
+          if (from) {
+            const Vec3<T> q = i > 0 ? at(i - 1, j, k) : at(0, j - 1, k);
+            const Vec3d dv{double(p[0]) - double(q[0]), double(p[1]) - double(q[1]),
+                           double(p[2]) - double(q[2])};
+            step = std::sqrt(squared_norm(dv)) * kWiden;
+          }
+          MeshClosestPoint<T> cp;
+          bool done = false;
+          if constexpr (kLune) {
+            if (options.lune && from && from->exact) {
+              const auto& mesh = sm.index().mesh();
+              const auto t = std::size_t(from->triangle);
+              const Vec3<T> c0 = mesh.corner(t, 0), c1 = mesh.corner(t, 1), c2 = mesh.corner(t, 2);
+              const double hint_sq = double(closest_point_triangle(p, c0, c1, c2).sq_distance);
+              if (!banded || std::sqrt(hint_sq) * kWiden <= band) {
+                balls.clear();
+                auto add = [&](const Node& n, std::size_t ii, std::size_t jj, std::size_t kk) {
+                  if (!n.exact) return;
+                  const Vec3<T> q = at(ii, jj, kk);
+                  balls.push_back({Vec3d{double(q[0]), double(q[1]), double(q[2])}, n.sq});
+                };
+                if (i > 0) add(plane[j * nx + i - 1], i - 1, j, k);
+                if (j > 0) add(plane[(j - 1) * nx + i], i, j - 1, k);
+                if (j > 0 && i + 1 < nx) add(plane[(j - 1) * nx + i + 1], i + 1, j - 1, k);
+                if (below) {
+                  add(below[j * nx + i], i, j, kb);
+                  if (i + 1 < nx) add(below[j * nx + i + 1], i + 1, j, kb);
+                  if (j + 1 < ny) add(below[(j + 1) * nx + i], i, j + 1, kb);
+                }
+                if (above) {
+                  add(above[j * nx + i], i, j, ka);
+                  if (i > 0) add(above[j * nx + i - 1], i - 1, j, ka);
+                  if (j > 0) add(above[(j - 1) * nx + i], i, j - 1, ka);
+                }
+                cp = sdf_detail::lune_closest_point(sm.index().layout(), p,
+                                                    std::uint32_t(from->triangle), c0, c1, c2,
+                                                    balls, scale, &slab_stats[slab]);
+                done = true;
+              }
+            }
+          }
+          if (!done) {
+            // Search radius: the neighbour's bound, the band, or everything.
+            double r = std::numeric_limits<double>::infinity();
+            if (from && from->exact) {
+              r = (from->lower + step) * kWiden + 1e-300;
+              // The neighbour's closest triangle is at most this far: often much tighter.
+              const auto& mesh = sm.index().mesh();
+              const auto t = std::size_t(from->triangle);
+              const T sq = closest_point_triangle(p, mesh.corner(t, 0), mesh.corner(t, 1),
+                                                  mesh.corner(t, 2)).sq_distance;
+              r = std::min(r, std::sqrt(double(sq)) * kWiden + 1e-300);
+            }
+            if (banded) r = std::min(r, band);
+            T rt = T(r);  // rounded up into T: a radius must never shrink
+            if (double(rt) < r) rt = std::nextafter(rt, ScalarTraits<T>::infinity());
+            cp = sm.index().closest_point(p, rt);
+            if (!cp.found() && !(banded && r == band))
+              cp = sm.index().closest_point(p);  // rounding guard: never trust a bound that missed
+          }
+          Node& n = plane[j * nx + i];
+          const bool propagate = copy_signs && from && from->lower > step;
+          if (cp.found()) {
+            n.lower = std::sqrt(double(cp.sq_distance));
+            n.sq = double(cp.sq_distance);
+            n.exact = true;
+            n.triangle = cp.triangle;
+          } else {
+            n.lower = band;
+            n.sq = 0;
+            n.exact = false;
+            n.triangle = -1;
+          }
+          if (propagate) {
+            n.inside = from->inside;
+            n.confidence = from->confidence;
+          } else {
+            const SignedClosestPoint<T> s =
+                sm.sign(p, cp.found() ? cp : sm.index().closest_point(p));
+            ++evaluated[k];
+            n.inside = s.signed_distance < T(0);
+            n.confidence = s.confidence;
+          }
+          if (n.confidence != SignConfidence::sure) ++unsure[k];
+          T v;
+          if (cp.found()) {
+            const T d = std::sqrt(cp.sq_distance);
+            v = d == T(0) ? T(0) : n.inside ? -d : d;
+            if (banded && double(d) > band) v = n.inside ? -T(band) : T(band);
+          } else {
+            v = n.inside ? -T(band) : T(band);
+          }
+          out.values[grid.index(i, j, k)] = v;
         }
-        // Search radius: the neighbour's bound, the band, or everything.
-        double r = std::numeric_limits<double>::infinity();
-        if (from && from->exact) {
-          r = (from->lower + step) * kWiden + 1e-300;
-          // The neighbour's closest triangle is at most this far: often much tighter.
-          const auto& mesh = sm.index().mesh();
-          const auto t = std::size_t(from->triangle);
-          const T sq = closest_point_triangle(p, mesh.corner(t, 0), mesh.corner(t, 1),
-                                              mesh.corner(t, 2)).sq_distance;
-          r = std::min(r, std::sqrt(double(sq)) * kWiden + 1e-300);
-        }
-        if (banded) r = std::min(r, band);
-        T rt = T(r);  // rounded up into T: a radius must never shrink
-        if (double(rt) < r) rt = std::nextafter(rt, ScalarTraits<T>::infinity());
-        MeshClosestPoint<T> cp = sm.index().closest_point(p, rt);
-        if (!cp.found() && !(banded && r == band))
-          cp = sm.index().closest_point(p);  // rounding guard: never trust a bound that missed
-        Node& n = row[i];
-        prow[i] = p;
-        const bool propagate = copy_signs && from && from->lower > step;
-        if (cp.found()) {
-          n.lower = std::sqrt(double(cp.sq_distance));
-          n.exact = true;
-          n.triangle = cp.triangle;
-        } else {
-          n.lower = band;
-          n.exact = false;
-          n.triangle = -1;
-        }
-        if (propagate) {
-          n.inside = from->inside;
-          n.confidence = from->confidence;
-        } else {
-          const SignedClosestPoint<T> s = sm.sign(p, cp.found() ? cp : sm.index().closest_point(p));
-          ++evaluated[k];
-          n.inside = s.signed_distance < T(0);
-          n.confidence = s.confidence;
-        }
-        if (n.confidence != SignConfidence::sure) ++unsure[k];
-        T v;
-        if (cp.found()) {
-          const T d = std::sqrt(cp.sq_distance);
-          v = d == T(0) ? T(0) : n.inside ? -d : d;
-          if (banded && double(d) > band) v = n.inside ? -T(band) : T(band);
-        } else {
-          v = n.inside ? -T(band) : T(band);
-        }
-        out.values[grid.index(i, j, k)] = v;
       }
-      std::swap(row, below);
-      std::swap(prow, pbelow);
+    };
+    // Order: k0, then k + 2 before k + 1, so that every other plane has
+    // computed neighbours on both sides (the values do not depend on it).
+    Node* a = buf_a.data();
+    Node* b = buf_b.data();
+    do_plane(k0, a, nullptr, 0, nullptr, 0);
+    for (std::size_t m = k0; m + 1 < k1; m += 2) {
+      if (m + 2 < k1) {
+        do_plane(m + 2, b, a, m, nullptr, 0);
+        do_plane(m + 1, buf_c.data(), a, m, b, m + 2);
+        std::swap(a, b);
+      } else {
+        do_plane(m + 1, buf_c.data(), a, m, nullptr, 0);
+      }
     }
   });
+  if (options.lune_stats)
+    for (const auto& st : slab_stats) {
+      options.lune_stats->queries += st.queries;
+      options.lune_stats->nodes_visited += st.nodes_visited;
+      options.lune_stats->triangles_tested += st.triangles_tested;
+    }
   for (std::size_t k = 0; k < nz; ++k) {
     out.unsure += unsure[k];
     out.sign_evaluations += evaluated[k];
