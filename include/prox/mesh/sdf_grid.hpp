@@ -138,12 +138,19 @@ inline GridSpec grid_over_box_spacing(const Box3<double>& box, double padding, d
 struct SdfOptions {
   double band = std::numeric_limits<double>::infinity();  ///< clamp |d| beyond this (> 0)
   BatchOptions batch;                                     ///< threads (planes run in parallel)
+  /// Only the z-planes k in [z_begin, z_end) (z_end clipped to the grid): values
+  /// then holds those planes, plane z_begin first. Each plane is computed on its
+  /// own, so every node has the value the whole grid has there: slabs computed
+  /// apart (on other machines: prox.dask.sdf_grid) join into the whole grid's bytes.
+  std::size_t z_begin = 0;
+  std::size_t z_end = std::numeric_limits<std::size_t>::max();
 };
 
 /// A computed grid.
 template <class T>
 struct SdfGrid {
-  GridSpec grid;
+  GridSpec grid;                    ///< the whole grid
+  std::size_t z_begin = 0;          ///< the first z-plane values holds (SdfOptions::z_begin)
   std::vector<T> values;            ///< x fastest, negative inside, NaN where nothing was signed
   SignMethod method = SignMethod::none;  ///< the method that signed it
   std::size_t unsure = 0;           ///< nodes whose sign is not sure
@@ -166,8 +173,14 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
   SdfGrid<T> out;
   out.grid = grid;
   out.method = sm.method();
-  out.values.assign(grid.nodes(), ScalarTraits<T>::quiet_nan());
-  const std::size_t nx = grid.dims[0], ny = grid.dims[1], nz = grid.dims[2];
+  const std::size_t nx = grid.dims[0], ny = grid.dims[1];
+  const std::size_t k0 = options.z_begin, nz = std::min(options.z_end, grid.dims[2]) - k0;
+  if (k0 > std::min(options.z_end, grid.dims[2]))
+    throw std::invalid_argument("z-planes [" + std::to_string(k0) + ", " +
+                                std::to_string(options.z_end) + ") are not in the grid's 0.." +
+                                std::to_string(grid.dims[2]));
+  out.z_begin = k0;
+  out.values.assign(nx * ny * nz, ScalarTraits<T>::quiet_nan());
   const bool copy_signs = sm.sign_is_exact();
   const double band = options.band;
   const bool banded = std::isfinite(band);
@@ -182,7 +195,8 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
   };
   BatchOptions per_plane = options.batch;
   per_plane.grain = 1;
-  batch_for_each(nz, per_plane, [&](std::size_t k) {
+  batch_for_each(nz, per_plane, [&](std::size_t kk) {  // plane k, stored at kk
+    const std::size_t k = k0 + kk;
     std::vector<Node> row(nx), below(nx);
     std::vector<Vec3<T>> prow(nx), pbelow(nx);
     for (std::size_t j = 0; j < ny; ++j) {
@@ -231,11 +245,11 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
           n.confidence = from->confidence;
         } else {
           const SignedClosestPoint<T> s = sm.sign(p, cp.found() ? cp : sm.index().closest_point(p));
-          ++evaluated[k];
+          ++evaluated[kk];
           n.inside = s.signed_distance < T(0);
           n.confidence = s.confidence;
         }
-        if (n.confidence != SignConfidence::sure) ++unsure[k];
+        if (n.confidence != SignConfidence::sure) ++unsure[kk];
         T v;
         if (cp.found()) {
           const T d = std::sqrt(cp.sq_distance);
@@ -244,7 +258,7 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
         } else {
           v = n.inside ? -T(band) : T(band);
         }
-        out.values[grid.index(i, j, k)] = v;
+        out.values[grid.index(i, j, kk)] = v;
       }
       std::swap(row, below);
       std::swap(prow, pbelow);
