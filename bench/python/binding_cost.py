@@ -10,7 +10,8 @@ entry points of the same extension in the same process:
   NumPy buffer directly (Mesh._impl.cpp_*_ms, timed inside C++ around the batch
   call only: no output arrays, no Python);
 - Python: the public method (mesh.compute_closest_points / cast_rays /
-  compute_signed_distance), timed around the whole call from Python: argument
+  compute_signed_distance; cast_rays also with normals=False, which leaves out the
+  one output prox::first_hits does not make), timed around the whole call from Python: argument
   checks, output allocation, the batch, the dict and the reshapes.
 
 Timing mode: the two alternate, C++ then Python, --pairs times, on one thread
@@ -55,6 +56,9 @@ WORKLOADS = {
                 lambda m, p, r, t: m.compute_closest_points(p, threads=t)),
     "raycast": (lambda m, p, r, t: m._impl.cpp_first_hits_ms(r, t),
                 lambda m, p, r, t: m.cast_rays(r, threads=t)),
+    # cast_rays without its one output the C++ batch does not make (the hit's normal)
+    "raycast-nonormals": (lambda m, p, r, t: m._impl.cpp_first_hits_ms(r, t),
+                          lambda m, p, r, t: m.cast_rays(r, normals=False, threads=t)),
     "signed": (lambda m, p, r, t: m._impl.cpp_signed_ms(p, t),
                lambda m, p, r, t: m.compute_signed_distance(p, threads=t)),
 }
@@ -105,11 +109,15 @@ def callgrind(args):
             for calls in (1, 3):
                 with tempfile.TemporaryDirectory() as tmp:
                     out = pathlib.Path(tmp) / "cg.out"
+                    # One hash seed for every child: Python's start-up then runs the same
+                    # instructions in the 1-call and 3-call runs and cancels in the difference
+                    # (with random seeds the C++ entry's count varied by ~4% between runs).
                     subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                                     sys.executable, str(HERE), "--data", str(args.data),
                                     "--points", str(args.points), "--worker", name, "--entry",
                                     entry, "--calls", str(calls)],
-                                   check=True, capture_output=True)
+                                   check=True, capture_output=True,
+                                   env=dict(os.environ, PYTHONHASHSEED="0"))
                     text = out.read_text(errors="replace")
                     total[calls] = int(re.search(r"^(?:summary|totals): (\d+)", text, re.M)
                                        .group(1))
@@ -126,7 +134,7 @@ def main():
     ap.add_argument("--points", type=int, default=None)
     ap.add_argument("--pairs", type=int, default=41)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--workloads", default="closest,raycast,signed")
+    ap.add_argument("--workloads", default="closest,raycast,raycast-nonormals,signed")
     ap.add_argument("--callgrind", action="store_true")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--entry", help=argparse.SUPPRESS)

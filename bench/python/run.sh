@@ -14,7 +14,7 @@ cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' build/CMakeCache.txt 2>/dev/null
 command -v ccache >/dev/null && cmake_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 rm -rf build/wheels
 CMAKE_ARGS="${cmake_args[*]}" "$build_venv/bin/python" -m pip wheel -q --no-build-isolation \
-  --no-deps --disable-pip-version-check -C build-dir=build/python-wheel -w build/wheels . >&2
+  --no-deps --disable-pip-version-check -C build-dir=build-wheel -w build/wheels . >&2
 "$venv/bin/python" -m pip install -q --no-deps --force-reinstall --disable-pip-version-check \
   build/wheels/prox-*.whl >&2
 cd build  # so that `import prox` is the installed package

@@ -28,13 +28,20 @@ Conventions (every query):
 * The GIL is released during each query; ``threads=None`` (or 0) uses every
   core; answers are bit for bit the same for any thread count.
 * Bad input raises ``ValueError`` with a one-line message naming what is wrong.
+* ``device="gpu"`` (compute_closest_points, compute_signed_distance, cast_rays,
+  test_occlusions) answers through prox::gpu (Vulkan compute) in float32: the
+  answers are those of the CPU on the float32 mesh, ``Mesh(vertices.astype(
+  np.float32), faces)``, widened to the mesh's dtype (docs/gpu.md: bit for bit
+  on a device with IEEE float/double rounding). Without a Vulkan device it raises
+  RuntimeError naming the cause. See ``gpu_device()``.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
-from typing import Any, Dict, Optional, Union
+import operator
+from typing import Any, Dict, Optional, Tuple, Union
 
 import numpy as np
 
@@ -42,7 +49,7 @@ from . import _prox
 
 __all__ = [
     "Mesh", "load", "FEATURES", "SIGN_METHODS", "CONFIDENCE", "CONTAINMENT", "OUTSIDE", "INSIDE",
-    "UNSURE", "isa",
+    "UNSURE", "isa", "gpu_device",
     "Segment", "Circle", "Box", "OrientedBox", "Capsule", "ConvexPolygon", "Polygon", "Polyline",
 ]
 __version__ = "0.1.0"
@@ -87,6 +94,24 @@ def isa() -> str:
     return _prox.isa()
 
 
+def gpu_device() -> str:
+    """The GPU that ``device="gpu"`` runs on, as "NAME (TYPE, Vulkan X.Y.Z)".
+
+    The process makes one Vulkan context on first use (this call or the first
+    ``device="gpu"`` query) and keeps it. Device choice: ``PROX_GPU_DEVICE`` (an
+    index or part of the name), else a discrete GPU, integrated, virtual, then a
+    CPU driver (Mesa's lavapipe). Raises RuntimeError saying why when there is
+    none ("gpu: no Vulkan loader ...", "gpu: no Vulkan device ...", or a module
+    built without prox::gpu)."""
+    return _prox.gpu_device()
+
+
+def _device(device: Any) -> str:
+    if device not in ("cpu", "gpu"):
+        raise ValueError(f"device must be 'cpu' or 'gpu', got {device!r}")
+    return device
+
+
 def _threads(threads: Optional[int]) -> int:
     if threads is None:
         return 0
@@ -118,6 +143,35 @@ def _scalar(value: Any, name: str) -> float:
 
 def _reshape(d: Dict[str, np.ndarray], lead) -> Dict[str, np.ndarray]:
     return {k: v.reshape(lead + v.shape[1:]) for k, v in d.items()}
+
+
+def _grid_args(res: Any, dx: Any, padding: Any):
+    """sdf_grid's grid options as (mode, (n, ny, nz), dx, padding) for the extension:
+    mode 0 res=N (cubic cells), 1 res=(nx, ny, nz), 2 dx=h."""
+    if res is not None and dx is not None:
+        raise ValueError("give res or dx, not both")
+    mode, dims, h = 0, (64, 0, 0), 0.0
+    if dx is not None:
+        h = _scalar(dx, "dx")
+        if not (h > 0 and np.isfinite(h)):
+            raise ValueError(f"dx must be a finite number > 0, got {dx!r}")
+        mode = 2
+    elif res is not None:
+        r = np.asarray(res)
+        if r.dtype.kind not in "iu" or r.shape not in ((), (3,)):
+            raise ValueError(f"res must be an integer N or (nx, ny, nz), got {res!r}")
+        if r.shape == ():
+            if not 2 <= int(r) <= 100000:
+                raise ValueError(f"res must be from 2 to 100000, got {int(r)}")
+            dims = (int(r), 0, 0)
+        else:
+            if not all(1 <= int(x) <= 100000 for x in r):
+                raise ValueError(f"res must have 1 to 100000 nodes per axis, got {tuple(r)}")
+            mode, dims = 1, tuple(int(x) for x in r)
+    pad = _scalar(padding, "padding")
+    if not (pad >= 0 and np.isfinite(pad)):
+        raise ValueError(f"padding must be a finite number >= 0, got {padding!r}")
+    return mode, dims, h, pad
 
 
 class Mesh:
@@ -285,7 +339,8 @@ class Mesh:
 
     # ---- closest point and signed distance -----------------------------------
     def compute_closest_points(self, points: Any, *, max_distance: float = np.inf,
-                               threads: Optional[int] = None) -> Dict[str, np.ndarray]:
+                               threads: Optional[int] = None,
+                               device: str = "cpu") -> Dict[str, np.ndarray]:
         """Closest point of the mesh to each query point.
 
         points: (..., 3). Only triangles within ``max_distance`` count (a miss beyond).
@@ -297,12 +352,16 @@ class Mesh:
           primitive_uvs (..., 2) dtype: weights of corners 1 and 2;
           barycentrics (..., 3) dtype: weights of corners 0, 1, 2;
           feature (...) int8: index into prox.FEATURES, -1 on a miss.
+        device: "cpu", or "gpu": prox::gpu in float32, the answers of the float32
+          mesh on the CPU widened to dtype (module docstring; distance is sqrt in
+          float32); ``threads`` then applies to the CPU's part only.
         """
+        dev = _device(device)
         rows, lead = _rows(points, 3, self.dtype, "points")
         md = _scalar(max_distance, "max_distance")
         if not md > 0:
             raise ValueError(f"max_distance must be > 0, got {max_distance!r}")
-        p, d, ids, uv, bary, feat = self._impl.closest_points(rows, md, _threads(threads))
+        p, d, ids, uv, bary, feat = self._impl.closest_points(rows, md, _threads(threads), dev)
         return _reshape({"points": p, "distance": d, "primitive_ids": ids,
                          "primitive_uvs": uv, "barycentrics": bary, "feature": feat}, lead)
 
@@ -311,8 +370,8 @@ class Mesh:
         return self.compute_closest_points(points, threads=threads)["distance"]
 
     def compute_signed_distance(self, points: Any, *, method: str = "auto",
-                                parity_rays: int = 3,
-                                threads: Optional[int] = None) -> Dict[str, Any]:
+                                parity_rays: int = 3, threads: Optional[int] = None,
+                                device: str = "cpu") -> Dict[str, Any]:
         """Signed distance to the mesh, negative inside, for each point (..., 3): one
         closest-point traversal, then its sign by ``method`` (prox/mesh/sign.hpp):
 
@@ -339,11 +398,15 @@ class Mesh:
           points (..., 3) dtype, primitive_ids int64: the closest point and triangle.
         For a float64 mesh the arrays are bit for bit ``prox closest --signed``'s
         columns (signed_distance, winding_number, sign_method, confidence).
+        device: "cpu", or "gpu": the closest points from prox::gpu in float32, signed
+          on the CPU (all cores) by the same method on the float32 mesh: the float32
+          mesh's CPU answers, widened to dtype (``method`` resolves on that mesh).
         """
+        dev = _device(device)
         m, pr = _method(method), _parity_rays(parity_rays)
         rows, lead = _rows(points, 3, self.dtype, "points")
         sd, w, conf, used, iv, v, p, ids, resolved = self._impl.signed_query(
-            rows, m, pr, _threads(threads))
+            rows, m, pr, _threads(threads), dev)
         out = _reshape({"signed_distance": sd, "winding_number": w, "confidence": conf,
                         "sign_method": used, "inside_votes": iv, "votes": v, "points": p,
                         "primitive_ids": ids}, lead)
@@ -374,7 +437,8 @@ class Mesh:
     # ---- signed distance grid --------------------------------------------------
     def sdf_grid(self, *, res: Any = None, dx: Optional[float] = None, padding: float = 0.1,
                  band: float = np.inf, method: str = "auto", parity_rays: int = 3,
-                 float32: bool = False, threads: Optional[int] = None) -> Dict[str, Any]:
+                 float32: bool = False, z_planes: Optional[Tuple[int, int]] = None,
+                 threads: Optional[int] = None) -> Dict[str, Any]:
         """The signed distance on every node of a regular grid over the mesh's box,
         padded by ``padding`` x its longest side on every side, as ``prox sdf``
         (prox/mesh/sdf_grid.hpp: the exact distance at every node, signed by
@@ -396,38 +460,36 @@ class Mesh:
         is not sure); ``sign_evaluations`` (nodes signed by the method, the others
         copied from a neighbour where that is exact). ValueError on a mesh with no
         inside, a bad grid (1..100000 nodes per axis, 4e9 in all) or a bad option.
+
+        z_planes=(k0, k1): only the z-planes k0 <= k < k1 of that grid (k1 clipped to
+        nz): ``values`` is (nx, ny, k1 - k0), its [i, j, k] the whole grid's [i, j,
+        k0 + k] bit for bit (each plane is computed on its own); origin and spacing
+        are the whole grid's; unsure and sign_evaluations count those planes. How
+        prox.dask.sdf_grid splits a grid across workers.
         """
         m, pr = _method(method), _parity_rays(parity_rays)
-        if res is not None and dx is not None:
-            raise ValueError("give res or dx, not both")
-        mode, dims, h = 0, (64, 0, 0), 0.0
-        if dx is not None:
-            h = _scalar(dx, "dx")
-            if not (h > 0 and np.isfinite(h)):
-                raise ValueError(f"dx must be a finite number > 0, got {dx!r}")
-            mode = 2
-        elif res is not None:
-            r = np.asarray(res)
-            if r.dtype.kind not in "iu" or r.shape not in ((), (3,)):
-                raise ValueError(f"res must be an integer N or (nx, ny, nz), got {res!r}")
-            if r.shape == ():
-                if not 2 <= int(r) <= 100000:
-                    raise ValueError(f"res must be from 2 to 100000, got {int(r)}")
-                dims = (int(r), 0, 0)
-            else:
-                if not all(1 <= int(x) <= 100000 for x in r):
-                    raise ValueError(f"res must have 1 to 100000 nodes per axis, got {tuple(r)}")
-                mode, dims = 1, tuple(int(x) for x in r)
-        pad = _scalar(padding, "padding")
-        if not (pad >= 0 and np.isfinite(pad)):
-            raise ValueError(f"padding must be a finite number >= 0, got {padding!r}")
+        mode, dims, h, pad = _grid_args(res, dx, padding)
         b = _scalar(band, "band")
         if not b > 0:
             raise ValueError(f"band must be > 0, got {band!r}")
+        k0, k1 = 0, 2**63 - 1
+        if z_planes is not None:
+            try:
+                k0, k1 = (int(operator.index(k)) for k in z_planes)
+            except (TypeError, ValueError):
+                raise ValueError(f"z_planes must be two integers (k0, k1), got {z_planes!r}") \
+                    from None
+            if not 0 <= k0 <= k1:
+                raise ValueError(f"z_planes must have 0 <= k0 <= k1, got {z_planes!r}")
         values, origin, spacing, used, unsure, evals = self._impl.sdf_grid(
-            mode, dims, h, pad, b, bool(float32), m, pr, _threads(threads))
+            mode, dims, h, pad, b, bool(float32), m, pr, k0, k1, _threads(threads))
         return {"values": values, "origin": origin, "spacing": spacing, "method": used,
                 "unsure": int(unsure), "sign_evaluations": int(evals)}
+
+    def _grid_dims(self, res=None, dx=None, padding=0.1):
+        """(dims, origin, spacing) of sdf_grid's grid for these options."""
+        dims, origin, spacing = self._impl.grid_dims(*_grid_args(res, dx, padding))
+        return tuple(int(n) for n in dims), np.array(origin), np.array(spacing)
 
     # ---- two meshes: Hausdorff, sampling, Chamfer ------------------------------
     def _other(self, other, what):
@@ -559,7 +621,8 @@ class Mesh:
         return _scalar(t_min, "t_min"), _scalar(t_max, "t_max")
 
     def cast_rays(self, rays: Any, directions: Any = None, *, t_min: float = 0.0,
-                  t_max: float = np.inf, threads: Optional[int] = None) -> Dict[str, np.ndarray]:
+                  t_max: float = np.inf, normals: bool = True, threads: Optional[int] = None,
+                  device: str = "cpu") -> Dict[str, np.ndarray]:
         """Nearest hit of each ray: ``cast_rays(rays)`` with rays (..., 6) (origin,
         direction), or ``cast_rays(origins, directions)`` with two (..., 3) arrays.
 
@@ -570,21 +633,32 @@ class Mesh:
           primitive_ids int64: triangle hit (lowest id at equal t), -1 on a miss;
           primitive_uvs (..., 2) dtype: weights of corners 1 and 2 (NaN on a miss);
           front_face bool: the ray hit the side the normal (c1-c0)x(c2-c0) faces;
-          primitive_normals (..., 3) dtype: that unit normal (NaN on a miss).
+          primitive_normals (..., 3) dtype: that unit normal (NaN on a miss or a
+            degenerate triangle); only with ``normals=True`` (the default; False
+            leaves it out and saves its cost: a corner read, a cross product and a
+            square root per hit).
+        device: "cpu", or "gpu": prox::gpu in float32 (rays and t range rounded to
+          float32), the float32 mesh's CPU answers widened to dtype.
         """
+        dev = _device(device)
         o, d, lead = self._rays(rays, directions)
         t0, t1 = self._range(t_min, t_max)
-        t, ids, uv, front, nrm = self._impl.cast_rays(o, d, t0, t1, _threads(threads))
-        return _reshape({"t_hit": t, "primitive_ids": ids, "primitive_uvs": uv,
-                         "front_face": front, "primitive_normals": nrm}, lead)
+        t, ids, uv, front, nrm = self._impl.cast_rays(o, d, t0, t1, bool(normals),
+                                                      _threads(threads), dev)
+        out = {"t_hit": t, "primitive_ids": ids, "primitive_uvs": uv, "front_face": front}
+        if nrm is not None:
+            out["primitive_normals"] = nrm
+        return _reshape(out, lead)
 
     def test_occlusions(self, rays: Any, directions: Any = None, *, t_min: float = 0.0,
-                        t_max: float = np.inf, threads: Optional[int] = None) -> np.ndarray:
+                        t_max: float = np.inf, threads: Optional[int] = None,
+                        device: str = "cpu") -> np.ndarray:
         """(...) bool: whether each ray hits anything with t in [t_min, t_max]
-        (shadow rays; stops at the first hit found). Rays as in cast_rays."""
+        (shadow rays; stops at the first hit found). Rays and device as in cast_rays."""
+        dev = _device(device)
         o, d, lead = self._rays(rays, directions)
         t0, t1 = self._range(t_min, t_max)
-        return self._impl.any_hits(o, d, t0, t1, _threads(threads)).reshape(lead)
+        return self._impl.any_hits(o, d, t0, t1, _threads(threads), dev).reshape(lead)
 
     def count_intersections(self, rays: Any, directions: Any = None, *, t_min: float = 0.0,
                             t_max: float = np.inf, threads: Optional[int] = None) -> np.ndarray:

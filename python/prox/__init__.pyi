@@ -17,6 +17,8 @@ INSIDE: int
 UNSURE: int
 
 def isa() -> str: ...
+# The GPU of device="gpu": "NAME (TYPE, Vulkan X.Y.Z)"; RuntimeError (why) without one.
+def gpu_device() -> str: ...
 
 class Mesh:
     def __init__(self, vertices: npt.ArrayLike, faces: npt.ArrayLike, *,
@@ -56,9 +58,11 @@ class Mesh:
     # -> (the reoriented Mesh, {"flipped": int, "conflicts": int})
     def reorient(self, *, threads: Optional[int] = ...) -> Tuple["Mesh", Dict[str, int]]: ...
     # points (..., 3) -> points (..., 3), distance (...), primitive_ids (...) int64,
-    # primitive_uvs (..., 2), barycentrics (..., 3), feature (...) int8
+    # primitive_uvs (..., 2), barycentrics (..., 3), feature (...) int8.
+    # device "cpu" | "gpu" (float32 through prox::gpu: the float32 mesh's answers)
     def compute_closest_points(self, points: npt.ArrayLike, *, max_distance: float = ...,
-                               threads: Optional[int] = ...) -> Dict[str, np.ndarray]: ...
+                               threads: Optional[int] = ...,
+                               device: str = ...) -> Dict[str, np.ndarray]: ...
     def compute_distance(self, points: npt.ArrayLike, *,
                          threads: Optional[int] = ...) -> np.ndarray: ...   # (...)
     # method "auto" | "winding" | "pseudonormal" | "parity" -> method (str: what auto chose),
@@ -66,18 +70,20 @@ class Mesh:
     # (CONFIDENCE, -1 a miss), sign_method (...) int8 (SIGN_METHODS, -1 a miss),
     # inside_votes (...) uint8, votes (...) uint8, points (..., 3), primitive_ids (...) int64
     def compute_signed_distance(self, points: npt.ArrayLike, *, method: str = ...,
-                                parity_rays: int = ...,
-                                threads: Optional[int] = ...) -> Dict[str, Any]: ...
+                                parity_rays: int = ..., threads: Optional[int] = ...,
+                                device: str = ...) -> Dict[str, Any]: ...
     def compute_winding_number(self, points: npt.ArrayLike, *, exact: bool = ...,
                                threads: Optional[int] = ...) -> np.ndarray: ...  # (...)
     # (...) int8: OUTSIDE 0, INSIDE 1 (on the surface too), UNSURE 2
     def contains(self, points: npt.ArrayLike, *, method: str = ..., parity_rays: int = ...,
                  threads: Optional[int] = ...) -> np.ndarray: ...
     # -> values (nx, ny, nz) Fortran order (node (i, j, k) at origin + (i, j, k) * spacing),
-    # origin (3,) float64, spacing (3,) float64, method str, unsure int, sign_evaluations int
+    # origin (3,) float64, spacing (3,) float64, method str, unsure int, sign_evaluations int;
+    # z_planes=(k0, k1): only those z-planes, values (nx, ny, k1 - k0) (the whole grid's bits)
     def sdf_grid(self, *, res: Union[int, Tuple[int, int, int], None] = ...,
                  dx: Optional[float] = ..., padding: float = ..., band: float = ...,
                  method: str = ..., parity_rays: int = ..., float32: bool = ...,
+                 z_planes: Optional[Tuple[int, int]] = ...,
                  threads: Optional[int] = ...) -> Dict[str, Any]: ...
     # symmetric: lower, upper, tolerance, diagonal, converged, forward / backward (dicts:
     # lower, upper, worst_point (3,), worst_closest (3,), worst_triangle,
@@ -97,13 +103,15 @@ class Mesh:
                 threads: Optional[int] = ...) -> Dict[str, Any]: ...
     # rays (..., 6) or origins, directions (..., 3) -> t_hit (...) (inf: miss),
     # primitive_ids (...) int64, primitive_uvs (..., 2), front_face (...) bool,
-    # primitive_normals (..., 3)
+    # primitive_normals (..., 3) (only with normals=True, the default)
     def cast_rays(self, rays: npt.ArrayLike, directions: Optional[npt.ArrayLike] = ..., *,
-                  t_min: float = ..., t_max: float = ...,
-                  threads: Optional[int] = ...) -> Dict[str, np.ndarray]: ...
+                  t_min: float = ..., t_max: float = ..., normals: bool = ...,
+                  threads: Optional[int] = ...,
+                  device: str = ...) -> Dict[str, np.ndarray]: ...
     def test_occlusions(self, rays: npt.ArrayLike, directions: Optional[npt.ArrayLike] = ...,
                         *, t_min: float = ..., t_max: float = ...,
-                        threads: Optional[int] = ...) -> np.ndarray: ...  # (...) bool
+                        threads: Optional[int] = ...,
+                        device: str = ...) -> np.ndarray: ...  # (...) bool
     def count_intersections(self, rays: npt.ArrayLike,
                             directions: Optional[npt.ArrayLike] = ..., *, t_min: float = ...,
                             t_max: float = ...,

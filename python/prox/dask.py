@@ -22,6 +22,9 @@ A Mesh pickles as its index's bytes (no rebuild on the worker). Each chunk's ans
 is exactly what the Mesh method gives for those rows, so the results equal a single
 process's bit for bit.
 
+``sdf_grid`` splits a signed distance grid into slabs of z-planes, one task per
+slab; the joined values are the local ``Mesh.sdf_grid``'s bit for bit.
+
 The queries whose result length varies per row (list_intersections,
 sphere_triangles) are not offered: their output is not an array of fixed shape.
 """
@@ -29,6 +32,7 @@ sphere_triangles) are not offered: their output is not an array of fixed shape.
 from __future__ import annotations
 
 import operator
+import os
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -40,7 +44,7 @@ from . import Mesh
 
 __all__ = ["compute_closest_points", "compute_signed_distance", "compute_winding_number",
            "contains", "cast_rays", "test_occlusions", "count_intersections", "sphere_overlap",
-           "map_query", "distribute"]
+           "sdf_grid", "map_query", "distribute"]
 
 # method -> (input width k, {output name: (trailing shape, dtype or None for the mesh's)}),
 # with None as the name for methods returning one array.
@@ -125,6 +129,8 @@ def map_query(mesh: Mesh, method: str, queries: Any, /, *, chunks: Any = "auto",
         raise ValueError(f"{method}: queries must be a float32 or float64 array, got {x.dtype}")
     if len(x.chunks[-1]) != 1:
         x = x.rechunk({x.ndim - 1: -1})
+    if method == "cast_rays" and not kwargs.get("normals", True):
+        outputs = {k: v for k, v in outputs.items() if k != "primitive_normals"}
     lead_axes = x.ndim - 1
     # One task per chunk computes the whole result (a dict); each output array
     # then takes its field from that task, so the query runs once per chunk.
@@ -171,3 +177,65 @@ def sphere_overlap(mesh: Mesh, centers: Any, radius: float, *, chunks: Any = "au
     """Dask form of prox.Mesh.sphere_overlap with one radius for every center."""
     return map_query(mesh, "sphere_overlap", centers, chunks=chunks, client=client,
                      handle=handle, radii=float(radius), threads=threads)
+
+
+def _sdf_slab(mesh, k0, k1, kwargs):
+    r = mesh.sdf_grid(z_planes=(k0, k1), **kwargs)
+    for key in ("unsure", "sign_evaluations"):  # 0-d arrays: the blocks of 0-d Dask arrays
+        r[key] = np.array(r[key], dtype=np.int64)
+    return r
+
+
+def _slab_count(client, nz):
+    if client is None:
+        workers = os.cpu_count() or 1
+    else:
+        workers = max(1, sum(client.nthreads().values()))
+    return max(1, min(nz, 4 * workers))
+
+
+def sdf_grid(mesh: Mesh, *, res: Any = None, dx: Optional[float] = None, padding: float = 0.1,
+             band: float = np.inf, method: str = "auto", parity_rays: int = 3,
+             float32: bool = False, planes: Optional[int] = None, client=None, handle=None,
+             threads: Optional[int] = None) -> Dict[str, Any]:
+    """Dask form of prox.Mesh.sdf_grid: the same grid (res, dx, padding) and values
+    (band, method, parity_rays, float32), split into slabs of ``planes`` z-planes
+    each (default: about 4 slabs per worker thread), one task per slab
+    (Mesh.sdf_grid(z_planes=...)); the index travels to the workers once, as for
+    the queries.
+
+    Returns a dict: ``values``, a Dask array (nx, ny, nz) chunked along z, which
+    computes to the local call's values bit for bit (as a C-ordered array:
+    ``np.asfortranarray`` gives the local layout); ``origin``, ``spacing`` (NumPy)
+    and ``method`` (str), known at once; ``unsure`` and ``sign_evaluations``, 0-d
+    Dask arrays (int64, the slabs' counts summed). Bad options, and a mesh with no
+    inside, raise ValueError here, before anything is sent.
+    """
+    if not isinstance(mesh, Mesh):
+        raise ValueError(f"mesh must be a prox.Mesh, got {type(mesh).__name__}")
+    kwargs = dict(res=res, dx=dx, padding=padding, band=band, method=method,
+                  parity_rays=parity_rays, float32=bool(float32), threads=threads)
+    # Checks every option (and that the mesh has an inside) on no planes at all.
+    head = mesh.sdf_grid(z_planes=(0, 0), **kwargs)
+    dims, _, _ = mesh._grid_dims(res, dx, padding)
+    nx, ny, nz = dims
+    c = _client(client)
+    if planes is None:
+        planes = -(-nz // _slab_count(c, nz))
+    if isinstance(planes, bool) or not isinstance(planes, (int, np.integer)) or planes < 1:
+        raise ValueError(f"planes must be an integer >= 1, got {planes!r}")
+    if handle is None:
+        handle = distribute(mesh, client)
+    dtype = np.dtype(np.float32) if float32 else mesh.dtype
+    slab = dask.delayed(_sdf_slab, pure=True)
+    blocks, unsure, evals = [], [], []
+    for k0 in range(0, nz, int(planes)):
+        k1 = min(nz, k0 + int(planes))
+        r = slab(handle, k0, k1, kwargs)
+        blocks.append(da.from_delayed(r["values"], shape=(nx, ny, k1 - k0), dtype=dtype,
+                                      meta=np.empty((0, 0, 0), dtype=dtype)))
+        unsure.append(da.from_delayed(r["unsure"], shape=(), dtype=np.int64))
+        evals.append(da.from_delayed(r["sign_evaluations"], shape=(), dtype=np.int64))
+    return {"values": da.concatenate(blocks, axis=2), "origin": head["origin"],
+            "spacing": head["spacing"], "method": head["method"],
+            "unsure": da.stack(unsure).sum(), "sign_evaluations": da.stack(evals).sum()}

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "prox/core/vec.hpp"
+#include "prox/mesh/batch.hpp"
 
 namespace prox::python {
 
@@ -90,5 +91,66 @@ struct FortranOut {
     array = nb::cast(nb::ndarray<nb::numpy, V>(data, 3, shape, owner, strides));
   }
 };
+
+/// The BatchOptions of a `threads=` argument (0: all cores); ValueError below 0.
+inline BatchOptions batch_options(int threads) {
+  if (threads < 0)
+    throw std::invalid_argument("threads must be >= 0 (0: all cores), got " +
+                                std::to_string(threads));
+  BatchOptions o;
+  o.threads = threads;
+  return o;
+}
+
+/// A new (n) array of V with element i = fn(i), filled on prox's pool with the
+/// GIL released (each slot depends only on its own query: any `threads` gives
+/// the same bytes). The plumbing of every one-value-per-query method.
+template <class V, class Fn>
+nb::object map_out(std::size_t n, int threads, Fn&& fn) {
+  const BatchOptions o = batch_options(threads);
+  Out<V> out({n});
+  {
+    nb::gil_scoped_release release;
+    batch_for_each(n, o, [&](std::size_t i) { out.data[i] = fn(i); });
+  }
+  return out.array;
+}
+
+/// Runs write(i) for i in [0, n) on prox's pool with the GIL released: the
+/// plumbing of the methods that fill several arrays per query.
+template <class Fn>
+void for_each_out(std::size_t n, int threads, Fn&& write) {
+  const BatchOptions o = batch_options(threads);
+  nb::gil_scoped_release release;
+  batch_for_each(n, o, write);
+}
+
+/// BatchLists of fn(i) for i in [0, n) (a vector of answers per query), on
+/// prox's pool with the GIL released.
+template <class Item, class Fn>
+BatchLists<Item> lists_of(std::size_t n, int threads, Fn&& fn) {
+  const BatchOptions o = batch_options(threads);
+  nb::gil_scoped_release release;
+  return batch_lists<Item>(n, fn, o);
+}
+
+/// The (#Q+1) int64 splits of BatchLists: query i's answers are [splits[i], splits[i+1]).
+template <class Item>
+nb::object splits_of(const BatchLists<Item>& lists) {
+  Out<std::int64_t> splits({lists.size() + 1});
+  for (std::size_t i = 0; i <= lists.size(); ++i)
+    splits.data[i] = std::int64_t(lists.offsets[i]);
+  return splits.array;
+}
+
+/// The query of each answer of BatchLists, int64.
+template <class Item>
+nb::object query_ids_of(const BatchLists<Item>& lists) {
+  Out<std::int64_t> ids({lists.items.size()});
+  for (std::size_t i = 0; i < lists.size(); ++i)
+    for (std::size_t j = lists.offsets[i]; j < lists.offsets[i + 1]; ++j)
+      ids.data[j] = std::int64_t(i);
+  return ids.array;
+}
 
 }  // namespace prox::python

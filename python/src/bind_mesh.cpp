@@ -13,6 +13,7 @@
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -25,11 +26,14 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <span>
 #include <streambuf>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "arrays.hpp"
+#include "gpu_device.hpp"
 #include "prox/io/load_index.hpp"
 #include "prox/io/mesh_topology.hpp"
 #include "prox/mesh/batch.hpp"
@@ -54,12 +58,171 @@ class MemoryBuf : public std::streambuf {
   }
 };
 
-BatchOptions batch_options(int threads) {
-  if (threads < 0) throw std::invalid_argument("threads must be >= 0 (0: all cores), got " +
-                                               std::to_string(threads));
-  BatchOptions o;
-  o.threads = threads;
-  return o;
+/// The rays of a ray query: (N, 3) origins and directions read in place, one
+/// [t_min, t_max] for all; `what` names the method in the size error.
+template <class T>
+class RayRows {
+ public:
+  RayRows(const InArray<T>& origins, const InArray<T>& directions, T t_min, T t_max,
+          const char* what)
+      : org_(origins, "origins"), dir_(directions, "directions"), t_min_(t_min), t_max_(t_max) {
+    detail::check_batch_sizes(org_.size(), dir_.size(),
+                              (std::string(what) + " (origins vs directions)").c_str());
+  }
+  std::size_t size() const { return org_.size(); }
+  Ray<T> operator[](std::size_t i) const { return Ray<T>{org_[i], dir_[i], t_min_, t_max_}; }
+  /// The rays rounded to float (the GPU's precision), in order.
+  std::vector<Ray<float>> to_float() const {
+    std::vector<Ray<float>> r(size());
+    for (std::size_t i = 0; i < r.size(); ++i)
+      r[i] = Ray<float>{org_[i].template cast<float>(), dir_[i].template cast<float>(),
+                        float(t_min_), float(t_max_)};
+    return r;
+  }
+
+ private:
+  Rows<T, 3> org_, dir_;
+  T t_min_, t_max_;
+};
+
+/// Rows of points rounded to float (the GPU's precision), in order.
+template <class T>
+std::vector<Vec3<float>> points_to_float(const Rows<T, 3>& p) {
+  std::vector<Vec3<float>> v(p.size());
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = p[i].template cast<float>();
+  return v;
+}
+
+// The output arrays of the queries that fill several per query, in the mesh's
+// dtype T; write(i, r) fills slot i from an answer in S (T on the CPU, float on
+// the GPU, widened exactly), so both devices write the same arrays one way.
+
+/// compute_closest_points: points, distance (sqrt in S), primitive_ids,
+/// primitive_uvs, barycentrics, feature (-1 on a miss).
+template <class T>
+struct ClosestArrays {
+  Out<T> pt, dist, uv, bary;
+  Out<std::int64_t> id;
+  Out<std::int8_t> feature;
+  explicit ClosestArrays(std::size_t n)
+      : pt({n, 3}), dist({n}), uv({n, 2}), bary({n, 3}), id({n}), feature({n}) {}
+  template <class S>
+  void write(std::size_t i, const MeshClosestPoint<S>& r) {
+    for (int k = 0; k < 3; ++k) {
+      pt.data[3 * i + k] = T(r.point[k]);
+      bary.data[3 * i + k] = T(r.bary[k]);
+    }
+    dist.data[i] = T(std::sqrt(r.sq_distance));
+    uv.data[2 * i] = T(r.bary[1]);
+    uv.data[2 * i + 1] = T(r.bary[2]);
+    id.data[i] = r.triangle;
+    feature.data[i] = r.found() ? std::int8_t(r.feature) : std::int8_t(-1);
+  }
+  nb::tuple tuple() const {
+    return nb::make_tuple(pt.array, dist.array, id.array, uv.array, bary.array, feature.array);
+  }
+};
+
+/// compute_signed_distance: SignedClosestPoint's fields, -1 method and
+/// confidence for a miss (as `prox closest --signed`'s columns).
+template <class T>
+struct SignedArrays {
+  Out<T> sd, w, pt;
+  Out<std::int64_t> id;
+  Out<std::int8_t> used, conf;
+  Out<std::uint8_t> inside_votes, votes;
+  explicit SignedArrays(std::size_t n)
+      : sd({n}), w({n}), pt({n, 3}), id({n}), used({n}), conf({n}), inside_votes({n}),
+        votes({n}) {}
+  template <class S>
+  void write(std::size_t i, const SignedClosestPoint<S>& s) {
+    sd.data[i] = T(s.signed_distance);
+    w.data[i] = T(s.winding_number);
+    for (int k = 0; k < 3; ++k) pt.data[3 * i + k] = T(s.closest.point[k]);
+    id.data[i] = s.closest.triangle;
+    used.data[i] = s.found() ? std::int8_t(s.method) : std::int8_t(-1);
+    conf.data[i] = s.found() ? std::int8_t(s.confidence) : std::int8_t(-1);
+    inside_votes.data[i] = s.inside_votes;
+    votes.data[i] = s.votes;
+  }
+  nb::tuple tuple(const std::string& method) const {
+    return nb::make_tuple(sd.array, w.array, conf.array, used.array, inside_votes.array,
+                          votes.array, pt.array, id.array, method);
+  }
+};
+
+/// cast_rays: t_hit, primitive_ids, primitive_uvs (NaN on a miss), front_face
+/// and, only when asked, primitive_normals: the unit normal of the hit
+/// triangle, computed in S from `mesh`'s corners (NaN on a miss or a
+/// degenerate triangle).
+template <class T>
+struct HitArrays {
+  Out<T> t, uv;
+  Out<std::int64_t> id;
+  Out<bool> front;
+  std::optional<Out<T>> normal;
+  HitArrays(std::size_t n, bool normals) : t({n}), uv({n, 2}), id({n}), front({n}) {
+    if (normals) normal.emplace(std::initializer_list<std::size_t>{n, 3});
+  }
+  template <class S>
+  void write(std::size_t i, const MeshRayHit<S>& h, const TriangleMesh<S>& mesh) {
+    const bool hit = h.found();
+    t.data[i] = T(h.t);
+    uv.data[2 * i] = hit ? T(h.u) : ScalarTraits<T>::quiet_nan();
+    uv.data[2 * i + 1] = hit ? T(h.v) : ScalarTraits<T>::quiet_nan();
+    id.data[i] = h.triangle;
+    front.data[i] = h.front_face;
+    if (!normal) return;
+    Vec3<S> nrm = Vec3<S>::splat(ScalarTraits<S>::quiet_nan());
+    if (hit) {
+      const std::size_t f = std::size_t(h.triangle);
+      const Vec3<S> a = mesh.corner(f, 0);
+      const Vec3<S> c = cross(mesh.corner(f, 1) - a, mesh.corner(f, 2) - a);
+      const S len = std::sqrt(dot(c, c));
+      if (len > S(0)) nrm = c * (S(1) / len);
+    }
+    for (int k = 0; k < 3; ++k) normal->data[3 * i + k] = T(nrm[k]);
+  }
+  nb::tuple tuple() const {
+    return nb::make_tuple(t.array, id.array, uv.array, front.array,
+                          normal ? normal->array : nb::none());
+  }
+};
+
+/// Milliseconds fn() takes, the GIL released: the benchmark's C++ baseline. fn
+/// allocates its output inside the clock, as a C++ caller must (and as the Python
+/// method's arrays are), so both pay its first-touch page faults.
+template <class Fn>
+double timed_ms(Fn&& fn) {
+  nb::gil_scoped_release release;
+  const auto t0 = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+/// The SignedMesh for (method, parity_rays) in `cache`, made on first use and
+/// kept (the GIL released while the lock is waited on and the signer built).
+template <class Index>
+using SignerCache = std::map<std::pair<int, int>, std::unique_ptr<SignedMesh<Index>>>;
+
+template <class Index>
+const SignedMesh<Index>& cached_signer(SignerCache<Index>& cache, std::mutex& mutex,
+                                       const Index& index, const std::string& method,
+                                       int parity_rays) {
+  SignOptions so;
+  so.method = parse_sign_method(method);  // std::invalid_argument naming a bad name
+  if (so.method == SignMethod::none)
+    throw std::invalid_argument("sign method must be auto, winding, pseudonormal or parity, "
+                                "not 'none'");
+  so.parity_rays = parity_rays;
+  const auto key = std::make_pair(int(so.method), parity_rays);
+  nb::gil_scoped_release release;  // the lock is never waited on with the GIL held
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(key);
+  if (it == cache.end())
+    it = cache.emplace(key, std::make_unique<SignedMesh<Index>>(index, so)).first;
+  return *it->second;
 }
 
 template <class T>
@@ -215,61 +378,44 @@ class PyMesh {
   // ---- signing (issue 10: prox/mesh/sign.hpp) --------------------------------
 
   /// SignedMesh::query for every point: one closest-point traversal, then the sign.
+  /// device "gpu": the closest points from prox::gpu on the float index, signed
+  /// on the CPU by a SignedMesh on that index (MeshIndexGpu::signed_closest_point).
   nb::tuple signed_query(const InArray<T>& points, const std::string& method, int parity_rays,
-                         int threads) const {
+                         int threads, const std::string& device) const {
     const Rows<T, 3> p(points, "points");
     const std::size_t n = p.size();
-    const BatchOptions o = batch_options(threads);
-    const SignedMesh<MeshIndex<T>>& sm = signer(method, parity_rays);
-    Out<T> sd({n}), w({n}), pt({n, 3});
-    Out<std::int64_t> id({n});
-    Out<std::int8_t> used({n}), conf({n});
-    Out<std::uint8_t> inside_votes({n}), votes({n});
-    {
-      nb::gil_scoped_release release;
-      batch_for_each(n, o, [&](std::size_t i) {
-        const SignedClosestPoint<T> s = sm.query(p[i]);
-        sd.data[i] = s.signed_distance;
-        w.data[i] = s.winding_number;
-        for (int k = 0; k < 3; ++k) pt.data[3 * i + k] = s.closest.point[k];
-        id.data[i] = s.closest.triangle;
-        // As `prox closest --signed`'s columns: -1 for a miss.
-        used.data[i] = s.found() ? std::int8_t(s.method) : std::int8_t(-1);
-        conf.data[i] = s.found() ? std::int8_t(s.confidence) : std::int8_t(-1);
-        inside_votes.data[i] = s.inside_votes;
-        votes.data[i] = s.votes;
-      });
+    batch_options(threads);  // checked before any work
+    if (parse_device(device)) {
+      GpuIndex& g = gpu();
+      const SignedMesh<MeshIndex<float>>& sm = float_signer(method, parity_rays);
+      SignedArrays<T> out(n);
+      {
+        nb::gil_scoped_release release;
+        const std::vector<Vec3<float>> q = points_to_float(p);
+        std::vector<SignedClosestPoint<float>> r(n);
+        g.signed_closest_point(sm, q, r);
+        batch_for_each(n, batch_options(threads), [&](std::size_t i) { out.write(i, r[i]); });
+      }
+      return out.tuple(std::string(to_string(sm.method())));
     }
-    return nb::make_tuple(sd.array, w.array, conf.array, used.array, inside_votes.array,
-                          votes.array, pt.array, id.array,
-                          std::string(to_string(sm.method())));
+    const SignedMesh<MeshIndex<T>>& sm = signer(method, parity_rays);
+    SignedArrays<T> out(n);
+    for_each_out(n, threads, [&](std::size_t i) { out.write(i, sm.query(p[i])); });
+    return out.tuple(std::string(to_string(sm.method())));
   }
 
   /// SignedMesh::contains: 0 outside, 1 inside, 2 unsure (prox::Containment).
   nb::object contains(const InArray<T>& points, const std::string& method, int parity_rays,
                       int threads) const {
     const Rows<T, 3> p(points, "points");
-    const BatchOptions o = batch_options(threads);
     const SignedMesh<MeshIndex<T>>& sm = signer(method, parity_rays);
-    Out<std::int8_t> in({p.size()});
-    {
-      nb::gil_scoped_release release;
-      batch_for_each(p.size(), o, [&](std::size_t i) {
-        in.data[i] = std::int8_t(sm.contains(p[i]));
-      });
-    }
-    return in.array;
+    return map_out<std::int8_t>(p.size(), threads,
+                                [&](std::size_t i) { return std::int8_t(sm.contains(p[i])); });
   }
 
-  /// prox::signed_distance_grid over the padded box, as `prox sdf`: mode 0 cubic
-  /// cells with res[0] nodes along the longest axis, 1 res = (nx, ny, nz), 2 cell
-  /// size dx. Values come back as an (nx, ny, nz) array in Fortran order (node
-  /// (i, j, k) at [i, j, k]; its transpose is `prox sdf`'s (nz, ny, nx) C array).
-  nb::tuple sdf_grid(int mode, std::array<std::size_t, 3> res, double dx, double padding,
-                     double band, bool float32, const std::string& method, int parity_rays,
-                     int threads) const {
-    const BatchOptions o = batch_options(threads);
-    const SignedMesh<MeshIndex<T>>& sm = signer(method, parity_rays);
+  /// The grid of `prox sdf` over the padded box: mode 0 cubic cells with res[0]
+  /// nodes along the longest axis, 1 res = (nx, ny, nz), 2 cell size dx.
+  GridSpec grid_spec(int mode, std::array<std::size_t, 3> res, double dx, double padding) const {
     if (index_->mesh().empty())
       throw std::invalid_argument("the mesh has no triangles: no distance grid");
     const Box3<T> bt = index_->mesh().bounds();
@@ -278,18 +424,38 @@ class PyMesh {
       box.lo[k] = double(bt.lo[k]);
       box.hi[k] = double(bt.hi[k]);
     }
-    GridSpec grid = mode == 2 ? grid_over_box_spacing(box, padding, dx)
-                    : mode == 0 ? grid_over_box(box, padding, res[0])
-                                : grid_over_box(box, padding, res);
+    return mode == 2   ? grid_over_box_spacing(box, padding, dx)
+           : mode == 0 ? grid_over_box(box, padding, res[0])
+                       : grid_over_box(box, padding, res);
+  }
+
+  /// grid_spec's (dims, origin, spacing), for splitting a grid (prox.dask.sdf_grid).
+  nb::tuple grid_dims(int mode, std::array<std::size_t, 3> res, double dx, double padding) const {
+    const GridSpec g = grid_spec(mode, res, dx, padding);
+    return nb::make_tuple(g.dims, g.origin, g.spacing);
+  }
+
+  /// prox::signed_distance_grid over grid_spec, as `prox sdf`, for the z-planes
+  /// [z_begin, z_end) (clipped to the grid). Values come back as an (nx, ny, nz)
+  /// array in Fortran order (node (i, j, k) at [i, j, k - z_begin]; the whole
+  /// grid's transpose is `prox sdf`'s (nz, ny, nx) C array).
+  nb::tuple sdf_grid(int mode, std::array<std::size_t, 3> res, double dx, double padding,
+                     double band, bool float32, const std::string& method, int parity_rays,
+                     std::size_t z_begin, std::size_t z_end, int threads) const {
+    const BatchOptions o = batch_options(threads);
+    const SignedMesh<MeshIndex<T>>& sm = signer(method, parity_rays);
+    const GridSpec grid = grid_spec(mode, res, dx, padding);
     SdfOptions so;
     so.band = band;
     so.batch = o;
+    so.z_begin = z_begin;
+    so.z_end = z_end;
     SdfGrid<T> g;
     {
       nb::gil_scoped_release release;
       g = signed_distance_grid(sm, grid, so);
     }
-    const std::size_t nx = grid.dims[0], ny = grid.dims[1], nz = grid.dims[2];
+    const std::size_t nx = grid.dims[0], ny = grid.dims[1], nz = g.values.size() / (nx * ny);
     nb::object values;
     if (float32 && !std::is_same_v<T, float>) {
       FortranOut<float> v(nx, ny, nz);
@@ -411,127 +577,109 @@ class PyMesh {
 
   // ---- queries: (N, k) rows in, new arrays out --------------------------------
 
-  nb::tuple closest_points(const InArray<T>& points, T max_distance, int threads) const {
+  /// device "gpu": prox::gpu on the float index (the mesh's own for float32, a
+  /// float copy for float64), the points and max_distance rounded to float.
+  nb::tuple closest_points(const InArray<T>& points, T max_distance, int threads,
+                           const std::string& device) const {
     const Rows<T, 3> p(points, "points");
     const std::size_t n = p.size();
-    Out<T> pt({n, 3}), dist({n}), uv({n, 2}), bary({n, 3});
-    Out<std::int64_t> id({n});
-    Out<std::int8_t> feature({n});
-    const BatchOptions o = batch_options(threads);
-    {
+    batch_options(threads);  // checked before any work
+    ClosestArrays<T> out(n);
+    if (parse_device(device)) {
+      GpuIndex& g = gpu();
       nb::gil_scoped_release release;
-      batch_for_each(n, o, [&](std::size_t i) {
-        const MeshClosestPoint<T> r = index_->closest_point(p[i], max_distance);
-        for (int k = 0; k < 3; ++k) {
-          pt.data[3 * i + k] = r.point[k];
-          bary.data[3 * i + k] = r.bary[k];
-        }
-        dist.data[i] = std::sqrt(r.sq_distance);
-        uv.data[2 * i] = r.bary[1];
-        uv.data[2 * i + 1] = r.bary[2];
-        id.data[i] = r.triangle;
-        feature.data[i] = r.found() ? std::int8_t(r.feature) : std::int8_t(-1);
+      const std::vector<Vec3<float>> q = points_to_float(p);
+      std::vector<MeshClosestPoint<float>> r(n);
+      g.closest_point(q, r, float(max_distance));
+      batch_for_each(n, batch_options(threads), [&](std::size_t i) { out.write(i, r[i]); });
+    } else {
+      for_each_out(n, threads, [&](std::size_t i) {
+        out.write(i, index_->closest_point(p[i], max_distance));
       });
     }
-    return nb::make_tuple(pt.array, dist.array, id.array, uv.array, bary.array, feature.array);
+    return out.tuple();
   }
 
   nb::object winding_number(const InArray<T>& points, bool exact, int threads) const {
     const Rows<T, 3> p(points, "points");
-    Out<T> w({p.size()});
-    const BatchOptions o = batch_options(threads);
-    {
-      nb::gil_scoped_release release;
-      batch_for_each(p.size(), o, [&](std::size_t i) {
-        w.data[i] = exact ? index_->exact_winding_number(p[i]) : index_->winding_number(p[i]);
-      });
-    }
-    return w.array;
+    return map_out<T>(p.size(), threads, [&](std::size_t i) {
+      return exact ? index_->exact_winding_number(p[i]) : index_->winding_number(p[i]);
+    });
   }
 
+  /// The nearest hits. On the CPU in blocks through MeshIndex::first_hits, as
+  /// prox::first_hits does (coherent rays go in packets of eight, each answer
+  /// bit for bit a single ray's); device "gpu": prox::gpu on the float index.
   nb::tuple cast_rays(const InArray<T>& origins, const InArray<T>& directions, T t_min, T t_max,
-                      int threads) const {
-    const Rows<T, 3> org(origins, "origins"), dir(directions, "directions");
-    detail::check_batch_sizes(org.size(), dir.size(), "cast_rays (origins vs directions)");
-    const std::size_t n = org.size();
-    Out<T> t({n}), uv({n, 2}), normal({n, 3});
-    Out<std::int64_t> id({n});
-    Out<bool> front({n});
+                      bool normals, int threads, const std::string& device) const {
+    const RayRows<T> rays(origins, directions, t_min, t_max, "cast_rays");
+    const std::size_t n = rays.size();
     const BatchOptions o = batch_options(threads);
-    {
+    HitArrays<T> out(n, normals);
+    if (parse_device(device)) {
+      GpuIndex& g = gpu();
+      nb::gil_scoped_release release;
+      const std::vector<Ray<float>> r = rays.to_float();
+      std::vector<MeshRayHit<float>> h(n);
+      g.first_hit(r, h);
+      const TriangleMesh<float>& mesh = g.index().mesh();
+      batch_for_each(n, o, [&](std::size_t i) { out.write(i, h[i], mesh); });
+    } else {
       nb::gil_scoped_release release;
       const TriangleMesh<T>& mesh = index_->mesh();
-      batch_for_each(n, o, [&](std::size_t i) {
-        const MeshRayHit<T> h = index_->first_hit(Ray<T>{org[i], dir[i], t_min, t_max});
-        t.data[i] = h.t;
-        uv.data[2 * i] = h.found() ? h.u : ScalarTraits<T>::quiet_nan();
-        uv.data[2 * i + 1] = h.found() ? h.v : ScalarTraits<T>::quiet_nan();
-        id.data[i] = h.triangle;
-        front.data[i] = h.front_face;
-        Vec3<T> nrm = Vec3<T>::splat(ScalarTraits<T>::quiet_nan());
-        if (h.found()) {
-          const Vec3<T> a = mesh.corner(std::size_t(h.triangle), 0);
-          const Vec3<T> c = cross(mesh.corner(std::size_t(h.triangle), 1) - a,
-                                  mesh.corner(std::size_t(h.triangle), 2) - a);
-          const T len = std::sqrt(dot(c, c));
-          if (len > T(0)) nrm = c * (T(1) / len);
+      detail::batch_for(n, o, [&](std::size_t b, std::size_t e) {
+        constexpr std::size_t block = 256;
+        std::array<Ray<T>, block> r;
+        std::array<MeshRayHit<T>, block> h;
+        for (std::size_t s = b; s < e; s += block) {
+          const std::size_t m = std::min(block, e - s);
+          for (std::size_t j = 0; j < m; ++j) r[j] = rays[s + j];
+          index_->first_hits(std::span<const Ray<T>>(r.data(), m),
+                             std::span<MeshRayHit<T>>(h.data(), m));
+          for (std::size_t j = 0; j < m; ++j) out.write(s + j, h[j], mesh);
         }
-        for (int k = 0; k < 3; ++k) normal.data[3 * i + k] = nrm[k];
       });
     }
-    return nb::make_tuple(t.array, id.array, uv.array, front.array, normal.array);
+    return out.tuple();
   }
 
   nb::object any_hits(const InArray<T>& origins, const InArray<T>& directions, T t_min, T t_max,
-                      int threads) const {
-    const Rows<T, 3> org(origins, "origins"), dir(directions, "directions");
-    detail::check_batch_sizes(org.size(), dir.size(), "test_occlusions (origins vs directions)");
-    Out<bool> hit({org.size()});
-    const BatchOptions o = batch_options(threads);
-    {
-      nb::gil_scoped_release release;
-      batch_for_each(org.size(), o, [&](std::size_t i) {
-        hit.data[i] = index_->any_hit(Ray<T>{org[i], dir[i], t_min, t_max});
-      });
+                      int threads, const std::string& device) const {
+    const RayRows<T> rays(origins, directions, t_min, t_max, "test_occlusions");
+    if (parse_device(device)) {
+      batch_options(threads);
+      GpuIndex& g = gpu();
+      Out<bool> hit({rays.size()});
+      {
+        nb::gil_scoped_release release;
+        const std::vector<Ray<float>> r = rays.to_float();
+        std::vector<std::uint8_t> h(r.size());
+        g.any_hit(r, h);
+        for (std::size_t i = 0; i < h.size(); ++i) hit.data[i] = h[i] != 0;
+      }
+      return hit.array;
     }
-    return hit.array;
+    return map_out<bool>(rays.size(), threads,
+                         [&](std::size_t i) { return index_->any_hit(rays[i]); });
   }
 
   nb::object count_hits(const InArray<T>& origins, const InArray<T>& directions, T t_min,
                         T t_max, int threads) const {
-    const Rows<T, 3> org(origins, "origins"), dir(directions, "directions");
-    detail::check_batch_sizes(org.size(), dir.size(), "count_intersections (origins vs directions)");
-    Out<std::int32_t> count({org.size()});
-    const BatchOptions o = batch_options(threads);
-    {
-      nb::gil_scoped_release release;
-      batch_for_each(org.size(), o, [&](std::size_t i) {
-        count.data[i] = std::int32_t(index_->count_hits(Ray<T>{org[i], dir[i], t_min, t_max}));
-      });
-    }
-    return count.array;
+    const RayRows<T> rays(origins, directions, t_min, t_max, "count_intersections");
+    return map_out<std::int32_t>(rays.size(), threads, [&](std::size_t i) {
+      return std::int32_t(index_->count_hits(rays[i]));
+    });
   }
 
   nb::tuple all_hits(const InArray<T>& origins, const InArray<T>& directions, T t_min, T t_max,
                      int threads) const {
-    const Rows<T, 3> org(origins, "origins"), dir(directions, "directions");
-    detail::check_batch_sizes(org.size(), dir.size(), "list_intersections (origins vs directions)");
-    const std::size_t n = org.size();
-    BatchLists<MeshRayHit<T>> lists;
-    const BatchOptions o = batch_options(threads);
-    {
-      nb::gil_scoped_release release;
-      lists = batch_lists<MeshRayHit<T>>(
-          n, [&](std::size_t i) { return index_->all_hits(Ray<T>{org[i], dir[i], t_min, t_max}); },
-          o);
-    }
+    const RayRows<T> rays(origins, directions, t_min, t_max, "list_intersections");
+    const BatchLists<MeshRayHit<T>> lists = lists_of<MeshRayHit<T>>(
+        rays.size(), threads, [&](std::size_t i) { return index_->all_hits(rays[i]); });
     const std::size_t m = lists.items.size();
-    Out<std::int64_t> splits({n + 1}), ray_ids({m}), ids({m});
+    Out<std::int64_t> ids({m});
     Out<T> t({m}), uv({m, 2});
     Out<bool> front({m});
-    for (std::size_t i = 0; i <= n; ++i) splits.data[i] = std::int64_t(lists.offsets[i]);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = lists.offsets[i]; j < lists.offsets[i + 1]; ++j) ray_ids.data[j] = i;
     for (std::size_t j = 0; j < m; ++j) {
       const MeshRayHit<T>& h = lists.items[j];
       t.data[j] = h.t;
@@ -540,44 +688,32 @@ class PyMesh {
       uv.data[2 * j + 1] = h.v;
       front.data[j] = h.front_face;
     }
-    return nb::make_tuple(splits.array, ray_ids.array, t.array, ids.array, uv.array, front.array);
+    return nb::make_tuple(splits_of(lists), query_ids_of(lists), t.array, ids.array, uv.array,
+                          front.array);
   }
 
   nb::object sphere_overlaps(const InArray<T>& centers, const nb::ndarray<const T, nb::ndim<1>,
                              nb::c_contig, nb::device::cpu>& radii, int threads) const {
     const Rows<T, 3> c(centers, "centers");
     detail::check_radii(c.size(), radii.shape(0), "sphere_overlap");
-    const bool one = radii.shape(0) == 1;
     const T* r = radii.data();
-    Out<bool> hit({c.size()});
-    const BatchOptions o = batch_options(threads);
-    {
-      nb::gil_scoped_release release;
-      batch_for_each(c.size(), o, [&](std::size_t i) {
-        hit.data[i] = index_->sphere_overlaps(c[i], r[one ? 0 : i]);
-      });
-    }
-    return hit.array;
+    const std::size_t step = radii.shape(0) == 1 ? 0 : 1;
+    return map_out<bool>(c.size(), threads, [&](std::size_t i) {
+      return index_->sphere_overlaps(c[i], r[i * step]);
+    });
   }
 
   nb::tuple sphere_triangles(const InArray<T>& centers, const nb::ndarray<const T, nb::ndim<1>,
                              nb::c_contig, nb::device::cpu>& radii, int threads) const {
     const Rows<T, 3> c(centers, "centers");
     detail::check_radii(c.size(), radii.shape(0), "sphere_triangles");
-    const bool one = radii.shape(0) == 1;
     const T* r = radii.data();
-    BatchLists<std::uint32_t> lists;
-    const BatchOptions o = batch_options(threads);
-    {
-      nb::gil_scoped_release release;
-      lists = batch_lists<std::uint32_t>(
-          c.size(), [&](std::size_t i) { return index_->sphere_triangles(c[i], r[one ? 0 : i]); },
-          o);
-    }
-    Out<std::int64_t> splits({c.size() + 1}), ids({lists.items.size()});
-    for (std::size_t i = 0; i <= c.size(); ++i) splits.data[i] = std::int64_t(lists.offsets[i]);
+    const std::size_t step = radii.shape(0) == 1 ? 0 : 1;
+    const BatchLists<std::uint32_t> lists = lists_of<std::uint32_t>(
+        c.size(), threads, [&](std::size_t i) { return index_->sphere_triangles(c[i], r[i * step]); });
+    Out<std::int64_t> ids({lists.items.size()});
     for (std::size_t j = 0; j < lists.items.size(); ++j) ids.data[j] = lists.items[j];
-    return nb::make_tuple(splits.array, ids.array);
+    return nb::make_tuple(splits_of(lists), ids.array);
   }
 
   // ---- the C++ batch API itself, timed in C++ (the benchmark's baseline: the
@@ -587,16 +723,12 @@ class PyMesh {
     const Rows<T, 3> p(points, "points");
     const Vec3<T>* rows = p.contiguous();
     if (!rows) throw std::invalid_argument("points must be C-contiguous");
-    nb::gil_scoped_release release;
-    // The output is allocated inside the timed region, as a C++ caller must (and as
-    // the Python method's arrays are): both pay its first-touch page faults.
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<MeshClosestPoint<T>> out(p.size());
-    prox::closest_points(*index_, std::span<const Vec3<T>>(rows, p.size()),
-                         std::span<MeshClosestPoint<T>>(out), ScalarTraits<T>::infinity(),
-                         batch_options(threads));
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-        .count();
+    const BatchOptions o = batch_options(threads);
+    return timed_ms([&] {
+      std::vector<MeshClosestPoint<T>> out(p.size());
+      prox::closest_points(*index_, std::span<const Vec3<T>>(rows, p.size()),
+                           std::span<MeshClosestPoint<T>>(out), ScalarTraits<T>::infinity(), o);
+    });
   }
 
   double cpp_first_hits_ms(const InArray<T>& rays6, int threads) const {
@@ -606,13 +738,11 @@ class PyMesh {
       const Vec<T, 6> x = r[i];
       rays[i] = Ray<T>{Vec3<T>{x[0], x[1], x[2]}, Vec3<T>{x[3], x[4], x[5]}};
     }
-    nb::gil_scoped_release release;
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<MeshRayHit<T>> out(rays.size());  // timed, as in cpp_closest_points_ms
-    prox::first_hits(*index_, std::span<const Ray<T>>(rays), std::span<MeshRayHit<T>>(out),
-                     batch_options(threads));
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-        .count();
+    const BatchOptions o = batch_options(threads);
+    return timed_ms([&] {
+      std::vector<MeshRayHit<T>> out(rays.size());
+      prox::first_hits(*index_, std::span<const Ray<T>>(rays), std::span<MeshRayHit<T>>(out), o);
+    });
   }
 
   double cpp_signed_ms(const InArray<T>& points, int threads) const {
@@ -620,13 +750,12 @@ class PyMesh {
     const Vec3<T>* rows = p.contiguous();
     if (!rows) throw std::invalid_argument("points must be C-contiguous");
     const SignedMesh<MeshIndex<T>>& sm = signer("auto", 3);
-    nb::gil_scoped_release release;
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<SignedClosestPoint<T>> out(p.size());  // timed, as in cpp_closest_points_ms
-    prox::signed_queries(sm, std::span<const Vec3<T>>(rows, p.size()),
-                         std::span<SignedClosestPoint<T>>(out), batch_options(threads));
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-        .count();
+    const BatchOptions o = batch_options(threads);
+    return timed_ms([&] {
+      std::vector<SignedClosestPoint<T>> out(p.size());
+      prox::signed_queries(sm, std::span<const Vec3<T>>(rows, p.size()),
+                           std::span<SignedClosestPoint<T>>(out), o);
+    });
   }
 
  private:
@@ -650,21 +779,45 @@ class PyMesh {
 
   /// The SignedMesh for (method, parity_rays), made once per mesh and kept.
   const SignedMesh<MeshIndex<T>>& signer(const std::string& method, int parity_rays) const {
-    SignOptions so;
-    so.method = parse_sign_method(method);  // std::invalid_argument naming a bad name
-    if (so.method == SignMethod::none)
-      throw std::invalid_argument("sign method must be auto, winding, pseudonormal or parity, "
-                                  "not 'none'");
-    so.parity_rays = parity_rays;
-    const auto key = std::make_pair(int(so.method), parity_rays);
-    nb::gil_scoped_release release;  // the lock is never waited on with the GIL held
-    std::lock_guard<std::mutex> lock(topology_->sign_mutex);
-    auto it = topology_->signers.find(key);
-    if (it == topology_->signers.end())
-      it = topology_->signers
-               .emplace(key, std::make_unique<SignedMesh<MeshIndex<T>>>(*index_, so))
-               .first;
-    return *it->second;
+    return cached_signer(topology_->signers, topology_->sign_mutex, *index_, method, parity_rays);
+  }
+
+  /// This mesh on the GPU, uploaded on first use and kept: the mesh's own index
+  /// for float32, else a float copy (vertices rounded to float once, an index
+  /// built on them: what prox.Mesh(vertices.astype(float32), faces) builds).
+  /// Released GIL while building and uploading; a failure is not kept.
+  GpuIndex& gpu() const {
+    nb::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(gpu_->mutex);
+    if (!gpu_->device) {
+      std::shared_ptr<const MeshIndex<float>> f;
+      if constexpr (std::is_same_v<T, float>) {
+        f = index_;
+      } else {
+        std::vector<Vec3<float>> v;
+        v.reserve(index_->mesh().num_vertices());
+        for (const Vec3<T>& x : index_->mesh().vertices()) v.push_back(x.template cast<float>());
+        try {
+          f = std::make_shared<MeshIndex<float>>(
+              TriangleMesh<float>(std::move(v), index_->mesh().triangles()));
+        } catch (const std::exception& e) {
+          throw std::invalid_argument(std::string("device='gpu': the mesh in float32: ") +
+                                      e.what());
+        }
+      }
+      gpu_->device = std::make_unique<GpuIndex>(std::move(f));
+    }
+    return *gpu_->device;
+  }
+
+  /// The SignedMesh on gpu()'s float index (the CPU's own signer for float32).
+  const SignedMesh<MeshIndex<float>>& float_signer(const std::string& method,
+                                                   int parity_rays) const {
+    if constexpr (std::is_same_v<T, float>) {
+      return signer(method, parity_rays);
+    } else {
+      return cached_signer(gpu_->signers, gpu_->mutex, gpu().index(), method, parity_rays);
+    }
   }
 
   const MeshDiagnostics& sign_diagnostics() const {
@@ -710,9 +863,17 @@ class PyMesh {
     std::once_flag diag_once;
     MeshDiagnostics diagnostics;
     std::mutex sign_mutex;
-    std::map<std::pair<int, int>, std::unique_ptr<SignedMesh<MeshIndex<T>>>> signers;
+    SignerCache<MeshIndex<T>> signers;
   };
   std::shared_ptr<Topology> topology_ = std::make_shared<Topology>();
+  /// device="gpu": the uploaded float index and, for float64, its signers.
+  /// Declared after index_, so a float32 mesh's index outlives its upload.
+  struct Gpu {
+    std::mutex mutex;
+    std::unique_ptr<GpuIndex> device;
+    SignerCache<MeshIndex<float>> signers;
+  };
+  std::shared_ptr<Gpu> gpu_ = std::make_shared<Gpu>();
 };
 
 template <class T>
@@ -737,6 +898,7 @@ void bind_mesh_class(nb::module_& m, const char* name) {
       .def("winding_number", &M::winding_number)
       .def("contains", &M::contains)
       .def("sdf_grid", &M::sdf_grid)
+      .def("grid_dims", &M::grid_dims)
       .def("hausdorff", &M::hausdorff)
       .def("sample", &M::sample)
       .def("sample_distance_stats", &M::sample_distance_stats)
@@ -756,6 +918,9 @@ void bind_mesh_class(nb::module_& m, const char* name) {
 void bind_mesh(nb::module_& m) {
   bind_mesh_class<float>(m, "MeshF32");
   bind_mesh_class<double>(m, "MeshF64");
+  // The GIL is released: the context's lock is never waited on with it held.
+  m.def("gpu_device", &gpu_device_summary, nb::call_guard<nb::gil_scoped_release>());
+  m.def("gpu_built", &gpu_built);
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);

@@ -33,63 +33,40 @@ std::vector<Vec2<double>> points_of(const InArray<double>& a) {
   return pts;
 }
 
-BatchOptions options_of(int threads) {
-  if (threads < 0) throw std::invalid_argument("threads must be >= 0 (0: all cores)");
-  BatchOptions o;
-  o.threads = threads;
-  return o;
-}
-
 template <class Shape>
 nb::tuple closest(const Shape& s, const InArray<double>& points, bool solid, int threads) {
   const Rows<double, 2> p(points, "points");
   const std::size_t n = p.size();
   Out<double> pt({n, 2}), dist({n}), t({n});
   Out<std::int64_t> edge({n});
-  const BatchOptions o = options_of(threads);
   const planar::Part part = solid ? planar::Part::solid : planar::Part::boundary;
-  {
-    nb::gil_scoped_release release;
-    batch_for_each(n, o, [&](std::size_t i) {
-      const planar::ClosestResult<double> r = planar::closest(p[i], s, part);
-      pt.data[2 * i] = r.point[0];
-      pt.data[2 * i + 1] = r.point[1];
-      dist.data[i] = std::sqrt(r.sq_distance);
-      edge.data[i] = r.edge;
-      t.data[i] = r.t;
-    });
-  }
+  for_each_out(n, threads, [&](std::size_t i) {
+    const planar::ClosestResult<double> r = planar::closest(p[i], s, part);
+    pt.data[2 * i] = r.point[0];
+    pt.data[2 * i + 1] = r.point[1];
+    dist.data[i] = std::sqrt(r.sq_distance);
+    edge.data[i] = r.edge;
+    t.data[i] = r.t;
+  });
   return nb::make_tuple(pt.array, dist.array, edge.array, t.array);
 }
 
 template <class Shape>
 nb::object contains(const Shape& s, const InArray<double>& points, int threads) {
   const Rows<double, 2> p(points, "points");
-  Out<bool> in({p.size()});
-  const BatchOptions o = options_of(threads);
-  {
-    nb::gil_scoped_release release;
-    batch_for_each(p.size(), o, [&](std::size_t i) {
-      const Vec2<double> q = p[i];
-      in.data[i] = all_finite(q) && planar::contains(q, s);
-    });
-  }
-  return in.array;
+  return map_out<bool>(p.size(), threads, [&](std::size_t i) {
+    const Vec2<double> q = p[i];
+    return all_finite(q) && planar::contains(q, s);
+  });
 }
 
 template <class Shape>
 nb::object signed_distance(const Shape& s, const InArray<double>& points, int threads) {
   const Rows<double, 2> p(points, "points");
-  Out<double> d({p.size()});
-  const BatchOptions o = options_of(threads);
-  {
-    nb::gil_scoped_release release;
-    batch_for_each(p.size(), o, [&](std::size_t i) {
-      const Vec2<double> q = p[i];
-      d.data[i] = all_finite(q) ? planar::signed_distance(q, s) : ScalarTraits<double>::quiet_nan();
-    });
-  }
-  return d.array;
+  return map_out<double>(p.size(), threads, [&](std::size_t i) {
+    const Vec2<double> q = p[i];
+    return all_finite(q) ? planar::signed_distance(q, s) : ScalarTraits<double>::quiet_nan();
+  });
 }
 
 /// closest and contains for every shape; signed_distance for those with an inside.

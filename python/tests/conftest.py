@@ -5,6 +5,7 @@ of an outside point to the cube; rays along an axis hit at known t), so it is
 the oracle for most tests; real meshes come from Debian's CGAL data archive
 (PROX_CGAL_DATA_DIR, set by CTest) and are checked against the prox CLI.
 """
+import glob
 import os
 import pathlib
 
@@ -12,6 +13,16 @@ import numpy as np
 import pytest
 
 import prox
+
+# device="gpu" tests (test_gpu.py) run on Mesa's lavapipe, forced as tests/gpu force
+# it, unless the caller chose a driver (VK_ICD_FILENAMES / VK_DRIVER_FILES) or
+# PROX_GPU_TEST_DRIVER=system. Set before any test runs: the process's one Vulkan
+# context is made on the first device="gpu" call.
+if (os.environ.get("PROX_GPU_TEST_DRIVER", "lavapipe") == "lavapipe"
+        and not os.environ.get("VK_ICD_FILENAMES") and not os.environ.get("VK_DRIVER_FILES")):
+    _lvp = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd*.json"))  # the name carries the arch
+    if _lvp:
+        os.environ["VK_ICD_FILENAMES"] = os.environ["VK_DRIVER_FILES"] = _lvp[0]
 
 # 8 corners of [0,1]^3, 12 triangles wound counter-clockwise seen from outside.
 CUBE_V = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=np.float64)

@@ -123,3 +123,47 @@ def test_errors(mesh):
         prox.dask.contains("bunny.off", np.zeros((10, 3)), client=False)
     with pytest.raises(ValueError, match="method must be one of"):
         prox.dask.map_query(mesh, "list_intersections", np.zeros((10, 6)), client=False)
+
+
+@pytest.mark.parametrize("args", [{"res": 20}, {"res": (10, 12, 17), "method": "winding",
+                                                 "band": 0.2, "float32": True}])
+def test_sdf_grid_in_slabs(client, args):
+    """sdf_grid split by z-slabs over the 2 workers: the local call's values bit for bit."""
+    top = [i for i, f in enumerate(CUBE_F) if np.all(CUBE_V[f][:, 2] == 1)]
+    mesh = prox.Mesh(CUBE_V, CUBE_F) if "band" not in args else \
+        prox.Mesh(CUBE_V, np.delete(CUBE_F, top, axis=0))  # open: unsure nodes too
+    want = mesh.sdf_grid(**args)
+    got = prox.dask.sdf_grid(mesh, planes=3, client=client, **args)
+    values, unsure, evals = dask.compute(got["values"], got["unsure"], got["sign_evaluations"])
+    nz = want["values"].shape[2]
+    assert got["values"].chunks[2] == (3,) * (nz // 3) + ((nz % 3,) if nz % 3 else ())
+    assert values.dtype == want["values"].dtype and values.shape == want["values"].shape
+    assert values.tobytes(order="F") == want["values"].tobytes(order="F")
+    assert int(unsure) == want["unsure"] and int(evals) == want["sign_evaluations"]
+    assert got["method"] == want["method"]
+    assert got["origin"].tobytes() == want["origin"].tobytes()
+    assert got["spacing"].tobytes() == want["spacing"].tobytes()
+    # The default slab count and the local scheduler.
+    with dask.config.set(scheduler="threads"):
+        local = prox.dask.sdf_grid(mesh, client=False, **args)["values"].compute()
+    assert local.tobytes(order="F") == want["values"].tobytes(order="F")
+
+
+def test_sdf_grid_errors(mesh):
+    flat = prox.Mesh(CUBE_V[:3], [[0, 1, 2]])
+    with pytest.raises(ValueError, match="no inside"):
+        prox.dask.sdf_grid(flat, client=False)
+    with pytest.raises(ValueError, match="res must be"):
+        prox.dask.sdf_grid(mesh, res=1, client=False)
+    with pytest.raises(ValueError, match="planes must be"):
+        prox.dask.sdf_grid(mesh, res=8, planes=0, client=False)
+
+
+def test_cast_rays_without_normals(client, mesh):
+    q = rng.uniform(-0.5, 1.5, size=(900, 6))
+    got = dask.compute(prox.dask.cast_rays(mesh, q, chunks=(300, 6), client=client,
+                                           normals=False))[0]
+    want = mesh.cast_rays(q, normals=False)
+    assert set(got) == set(want) and "primitive_normals" not in got
+    for key, a in got.items():
+        same(a, want[key])

@@ -225,6 +225,30 @@ def test_cast_rays_axis(cube, dtype):
     assert not np.any(back["front_face"])
 
 
+def test_coherent_rays_and_normals_off(cgal_meshes, dtype):
+    """A camera's primary rays (coherent: cast_rays takes them in packets of eight)
+    give each single ray's answer bit for bit; normals=False leaves the normals out
+    and changes nothing else."""
+    mesh = prox.load(cgal_meshes / "bunny00.off", dtype=dtype)
+    lo, hi = mesh.bounds.astype(np.float64)
+    c, size = (lo + hi) / 2, (hi - lo).max()
+    u, w = np.meshgrid(np.linspace(-0.3, 0.3, 40), np.linspace(-0.3, 0.3, 40))
+    d = np.stack([u.ravel(), w.ravel(), -np.ones(u.size)], axis=1)
+    rays = np.hstack([np.broadcast_to(c + [0, 0, 2 * size], d.shape), d]).astype(dtype)
+    rays[100] = np.nan
+    batch = mesh.cast_rays(rays, threads=1)
+    assert (batch["primitive_ids"] >= 0).sum() > 400
+    singles = [mesh.cast_rays(rays[i:i + 1]) for i in range(len(rays))]
+    for key, a in batch.items():
+        one = np.concatenate([s[key] for s in singles])
+        assert a.tobytes() == one.tobytes(), key
+    lean = mesh.cast_rays(rays, normals=False)
+    assert set(lean) == set(batch) - {"primitive_normals"}
+    for key, a in lean.items():
+        assert a.tobytes() == batch[key].tobytes(), key
+    assert mesh.cast_rays(rays.reshape(40, 40, 6), normals=False)["t_hit"].shape == (40, 40)
+
+
 def test_ray_misses(cube):
     r = cube.cast_rays([[2, 2, -1, 0, 0, 1], [0.5, 0.5, -1, 0, 0, -1]])
     np.testing.assert_array_equal(r["t_hit"], [np.inf, np.inf])

@@ -240,6 +240,49 @@ TEST(SdfGrid, NodesOnTheSurfaceAndDegenerateTriangles) {
                     ScalarTraits<double>::infinity());
 }
 
+// Slabs of z-planes (SdfOptions::z_begin/z_end), computed apart and joined, are
+// the whole grid byte for byte, with the same counts; out-of-grid ranges throw.
+TEST(SdfGrid, SlabsJoinIntoTheWholeGrid) {
+  const auto m = test::cgal_mesh("elephant.off");
+  const MeshIndex<double> index(m);
+  const GridSpec g = grid_over_box(m.bounds(), 0.1, test::test_scale() >= 1 ? 24 : 12);
+  for (SignMethod sm : {SignMethod::automatic, SignMethod::winding}) {
+    const SignedMesh<MeshIndex<double>> s(index, {sm});
+    for (double band : {ScalarTraits<double>::infinity(), 0.05 * test::diagonal_length(m)}) {
+      SdfOptions o;
+      o.band = band;
+      const SdfGrid<double> whole = signed_distance_grid(s, g, o);
+      std::vector<double> joined;
+      std::size_t unsure = 0, evaluations = 0;
+      const std::size_t nz = g.dims[2], cuts[] = {0, 1, 2, nz / 2, nz - 1, nz};
+      for (std::size_t c = 0; c + 1 < std::size(cuts); ++c) {
+        o.z_begin = cuts[c];
+        o.z_end = cuts[c + 1];
+        const SdfGrid<double> slab = signed_distance_grid(s, g, o);
+        ASSERT_EQ(slab.z_begin, cuts[c]);
+        ASSERT_EQ(slab.values.size(), g.dims[0] * g.dims[1] * (cuts[c + 1] - cuts[c]));
+        joined.insert(joined.end(), slab.values.begin(), slab.values.end());
+        unsure += slab.unsure;
+        evaluations += slab.sign_evaluations;
+      }
+      ASSERT_EQ(joined.size(), whole.values.size());
+      EXPECT_EQ(std::memcmp(joined.data(), whole.values.data(), joined.size() * sizeof(double)),
+                0);
+      EXPECT_EQ(unsure, whole.unsure);
+      EXPECT_EQ(evaluations, whole.sign_evaluations);
+    }
+    SdfOptions o;
+    o.z_begin = g.dims[2] + 1;
+    EXPECT_THROW(signed_distance_grid(s, g, o), std::invalid_argument);
+    o.z_begin = 3;
+    o.z_end = 2;
+    EXPECT_THROW(signed_distance_grid(s, g, o), std::invalid_argument);
+    o.z_end = 1000000;  // clipped to the grid
+    EXPECT_EQ(signed_distance_grid(s, g, o).values.size(),
+              g.dims[0] * g.dims[1] * (g.dims[2] - 3));
+  }
+}
+
 TEST(SdfGrid, Refusals) {
   const TriangleMesh<double> sheet({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}}, {{0, 1, 2}});
   const MeshIndex<double> index(sheet);

@@ -154,12 +154,20 @@ struct SdfOptions {
   bool lune = true;
   /// If set, receives the pruned searches' counts (summed over threads).
   sdf_detail::LuneStats* lune_stats = nullptr;
+  /// Only the z-planes k in [z_begin, z_end) (z_end clipped to the grid): values
+  /// then holds those planes, plane z_begin first. Every node is the exact
+  /// argmin and signs propagate only within a plane, so every node has the
+  /// value the whole grid has there: slabs computed apart (on other machines:
+  /// prox.dask.sdf_grid) join into the whole grid's bytes.
+  std::size_t z_begin = 0;
+  std::size_t z_end = std::numeric_limits<std::size_t>::max();
 };
 
 /// A computed grid.
 template <class T>
 struct SdfGrid {
-  GridSpec grid;
+  GridSpec grid;                    ///< the whole grid
+  std::size_t z_begin = 0;          ///< the first z-plane values holds (SdfOptions::z_begin)
   std::vector<T> values;            ///< x fastest, negative inside, NaN where nothing was signed
   SignMethod method = SignMethod::none;  ///< the method that signed it
   std::size_t unsure = 0;           ///< nodes whose sign is not sure
@@ -182,8 +190,16 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
   SdfGrid<T> out;
   out.grid = grid;
   out.method = sm.method();
-  out.values.assign(grid.nodes(), ScalarTraits<T>::quiet_nan());
-  const std::size_t nx = grid.dims[0], ny = grid.dims[1], nz = grid.dims[2];
+  const std::size_t nx = grid.dims[0], ny = grid.dims[1];
+  const std::size_t zb = options.z_begin, ze = std::min(options.z_end, grid.dims[2]);
+  if (zb > ze)
+    throw std::invalid_argument("z-planes [" + std::to_string(zb) + ", " +
+                                std::to_string(options.z_end) + ") are not in the grid's 0.." +
+                                std::to_string(grid.dims[2]));
+  const std::size_t nz = ze - zb;  // planes computed: global k = zb + local
+  out.z_begin = zb;
+  out.values.assign(nx * ny * nz, ScalarTraits<T>::quiet_nan());
+  if (nz == 0) return out;
   const bool copy_signs = sm.sign_is_exact();
   const double band = options.band;
   const bool banded = std::isfinite(band);
@@ -222,7 +238,7 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
   BatchOptions per_slab = options.batch;
   per_slab.grain = 1;
   batch_for_each(slabs, per_slab, [&](std::size_t slab) {
-    const std::size_t k0 = nz * slab / slabs, k1 = nz * (slab + 1) / slabs;
+    const std::size_t k0 = zb + nz * slab / slabs, k1 = zb + nz * (slab + 1) / slabs;
     std::vector<Node> buf_a(nx * ny), buf_b(nx * ny), buf_c(nx * ny);
     std::vector<sdf_detail::EmptyBall> balls;
     auto at = [&](std::size_t i, std::size_t j, std::size_t kk) {
@@ -317,11 +333,11 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
           } else {
             const SignedClosestPoint<T> s =
                 sm.sign(p, cp.found() ? cp : sm.index().closest_point(p));
-            ++evaluated[k];
+            ++evaluated[k - zb];
             n.inside = s.signed_distance < T(0);
             n.confidence = s.confidence;
           }
-          if (n.confidence != SignConfidence::sure) ++unsure[k];
+          if (n.confidence != SignConfidence::sure) ++unsure[k - zb];
           T v;
           if (cp.found()) {
             const T d = std::sqrt(cp.sq_distance);
@@ -330,7 +346,7 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
           } else {
             v = n.inside ? -T(band) : T(band);
           }
-          out.values[grid.index(i, j, k)] = v;
+          out.values[grid.index(i, j, k - zb)] = v;
         }
       }
     };
