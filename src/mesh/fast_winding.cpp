@@ -453,10 +453,12 @@ CertifiedWinding<T> FastWindingNumber<T>::evaluate(const Vec3<T>& pt,
   open(0);
   drain();
   while (true) {
-    const double e = total_bound();
+    // The bound of the value returned (w rounded to T) decides: a float w
+    // within its rounding of a threshold must not round across it.
+    const double e = total_bound() + std::abs(w - double(T(w)));
     if (settled(e)) {
       out.winding_number = T(w);
-      out.error_bound = e + std::abs(w - double(T(w)));
+      out.error_bound = e;
       out.clusters = std::uint32_t(clusters);
       out.triangles = std::uint32_t(tris);
       return out;

@@ -180,41 +180,39 @@ PROX_FORCE_INLINE unsigned movemask8(const F8& f) {
 #endif
 }
 
-/// The largest lane (lanes are never NaN where this is used).
-PROX_FORCE_INLINE float hmax8(const F8& f) {
-#if defined(PROX_SIMD_AVX2)
-  __m128 m = _mm_max_ps(_mm256_castps256_ps128(f.v), _mm256_extractf128_ps(f.v, 1));
-#elif defined(PROX_SIMD_SSE2)
-  __m128 m = _mm_max_ps(f.a, f.b);
-#endif
+/// A horizontal reduction of the eight lanes by a min or max (Max: max):
+/// the one body of hmax8 and hmin8.
 #if defined(PROX_SIMD_SSE2)
-  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
-  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+template <bool Max>
+PROX_FORCE_INLINE __m128 minmax4(__m128 x, __m128 y) {
+  if constexpr (Max) return _mm_max_ps(x, y);
+  else return _mm_min_ps(x, y);
+}
+#endif
+template <bool Max>
+PROX_FORCE_INLINE float hreduce8(const F8& f) {
+#if defined(PROX_SIMD_SSE2)
+  constexpr auto op = minmax4<Max>;
+#if defined(PROX_SIMD_AVX2)
+  __m128 m = op(_mm256_castps256_ps128(f.v), _mm256_extractf128_ps(f.v, 1));
+#else
+  __m128 m = op(f.a, f.b);
+#endif
+  m = op(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+  m = op(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
   return _mm_cvtss_f32(m);
 #else
   float m = f.x[0];
-  for (int k = 1; k < 8; ++k) m = f.x[k] > m ? f.x[k] : m;
+  for (int k = 1; k < 8; ++k) m = (Max ? f.x[k] > m : f.x[k] < m) ? f.x[k] : m;
   return m;
 #endif
 }
 
+/// The largest lane (lanes are never NaN where this is used).
+PROX_FORCE_INLINE float hmax8(const F8& f) { return hreduce8<true>(f); }
+
 /// The smallest lane (lanes are never NaN where this is used).
-PROX_FORCE_INLINE float hmin8(const F8& f) {
-#if defined(PROX_SIMD_AVX2)
-  __m128 m = _mm_min_ps(_mm256_castps256_ps128(f.v), _mm256_extractf128_ps(f.v, 1));
-#elif defined(PROX_SIMD_SSE2)
-  __m128 m = _mm_min_ps(f.a, f.b);
-#endif
-#if defined(PROX_SIMD_SSE2)
-  m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
-  m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-  return _mm_cvtss_f32(m);
-#else
-  float m = f.x[0];
-  for (int k = 1; k < 8; ++k) m = f.x[k] < m ? f.x[k] : m;
-  return m;
-#endif
-}
+PROX_FORCE_INLINE float hmin8(const F8& f) { return hreduce8<false>(f); }
 
 /// Bit k set where words[k] != 0xffffffff (8 u32, 32-byte aligned).
 PROX_FORCE_INLINE unsigned valid_mask8(const std::uint32_t* words) {
