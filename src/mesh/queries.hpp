@@ -48,7 +48,7 @@ PROX_FORCE_INLINE T slot_box_lower_bound(const LeafPack<T>& pk, unsigned lane, c
     const T d = std::max(lo - p[a], p[a] - hi);
     if (d > T(0)) l += d * d;
   }
-  constexpr T kShrink = std::is_same_v<T, float> ? T(1.0 - 1.0 / 1048576.0)
+  constexpr T kShrink = std::is_same_v<T, float> ? T(bvh::kShrink)  // 1 - 2^-20
                                                   : T(1.0 - 1.0 / 1099511627776.0);
   static_assert(kShrink < T(1), "the shrink factor must not round to 1");
   return l * kShrink;
