@@ -171,7 +171,7 @@ TEST(GpuKernels, RayTriangleFamilies) {
   if (!ctx) return;
   const RayFamily families[] = {RayFamily::random,   RayFamily::edges,   RayFamily::near_edges,
                                 RayFamily::vertices, RayFamily::grazing, RayFamily::parallel,
-                                RayFamily::tiny,     RayFamily::far};
+                                RayFamily::tiny,     RayFamily::far,     RayFamily::far_corners};
   const std::int64_t per_family = scaled_count(6000, 100);
   std::printf("\nGLSL ray/triangle vs exact: hits, hit != exact, worst t err (ulps, as "
               "tests/kernels)\n");

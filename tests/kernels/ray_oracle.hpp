@@ -29,11 +29,12 @@
 
 namespace prox::test {
 
-enum class RayFamily { random, edges, near_edges, vertices, grazing, parallel, tiny, far };
+enum class RayFamily { random, edges, near_edges, vertices, grazing, parallel, tiny, far, far_corners };
 
 inline const char* to_string(RayFamily f) {
   static const char* names[] = {"random",  "at edges", "near edges", "at vertices",
-                                "grazing", "parallel", "tiny 1e-6",  "far 1e6"};
+                                "grazing", "parallel", "tiny 1e-6",  "far 1e6",
+                                "far corners"};
   return names[int(f)];
 }
 
@@ -134,6 +135,31 @@ inline RayCase draw_ray(Rng& rng, RayFamily family) {
       const V3d o = to_d(random_dir(rng)) * 1e6;
       const auto m = [&](const V3f& v) { return (o + to_d(v)).cast<float>(); };
       k = {m(u.o), u.d, m(u.a), m(u.b), m(u.c)};
+      break;
+    }
+    case RayFamily::far_corners: {
+      // Corners 10^2 .. 10^20 from an origin 0.1 .. 10 from their plane, in
+      // three directions 120 degrees apart around a point of the plane near
+      // the origin; the ray crosses the plane within ~50 of it, towards it or
+      // away (t < 0: a miss). The watertight test's sheared t cancels there
+      // (its far-corner path, detail::far_corner_t).
+      const V3d o = to_d(rng.vec(-1, 1));
+      const V3d n = to_d(random_dir(rng));
+      V3d t1 = cross(n, to_d(random_dir(rng)));
+      t1 = t1 * (1 / std::sqrt(squared_norm(t1)));
+      const V3d t2 = cross(n, t1);
+      const V3d p0 = o - n * std::pow(10.0, rng.uniform(-1, 1)) +
+                     (t1 * rng.uniform(-1, 1) + t2 * rng.uniform(-1, 1)) * 5.0;
+      const double a0 = rng.uniform(0, 6.283185307179586);
+      V3f c[3];
+      for (int i = 0; i < 3; ++i) {
+        const double phi = a0 + i * 2.0943951023931953 + 0.5 * rng.uniform(-1, 1);
+        c[i] = (p0 + (t1 * std::cos(phi) + t2 * std::sin(phi)) * std::pow(10.0, rng.uniform(2, 20)))
+                   .cast<float>();
+      }
+      V3d d;
+      do d = to_d(random_dir(rng)); while (std::abs(dot(d, n)) < 0.2);
+      k = {o.cast<float>(), d.cast<float>(), c[0], c[1], c[2]};
       break;
     }
   }

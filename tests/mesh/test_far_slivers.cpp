@@ -10,9 +10,16 @@
 // box bounds pruned that triangle) did not. It now redoes such cases from
 // the nearest corner (closest_point_from_nearest).
 //
-// Oracles: the exact closest point (the kernel on mpq_class, every triangle)
-// and BruteForce, which MeshIndex must equal bit for bit (triangle and
-// squared distance).
+// Session 19: an answer whose feature's corners are all far from p (an edge
+// along the z axis with ends 3.7e22 and 3.9e23 away: 0.875 for an exact
+// 0.3125) is redone from exact expansions (far_solve), and the ray kernel's
+// t, an average of far corners' depths that cancelled (a "hit" at t = 0 for
+// a plane crossed at t = -10, fuzz/findings/stl_ray_count_3.stl), likewise
+// (far_corner_t).
+//
+// Oracles: the exact closest point (the kernel on mpq_class, every triangle),
+// Moller-Trumbore on mpq_class for rays, and BruteForce, which MeshIndex must
+// equal bit for bit (triangle and squared distance; first hit and count).
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
@@ -27,6 +34,7 @@
 #include "prox/io/read_mesh.hpp"
 #include "prox/io/shapes.hpp"
 #include "prox/mesh.hpp"
+#include "prox/primitives/ray_triangle.hpp"
 #include "support/scale.hpp"
 
 namespace prox::test {
@@ -227,6 +235,238 @@ TEST(FarSlivers, KernelErrorFollowsTheNearestCorner) {
   }
   std::printf("kernel, near corner + two far: %d cases, worst error %.3g ulps of "
               "max(|p|, |p - a|) / sine at a\n", cases, worst / 0x1p-52);
+}
+
+/// A triangle whose corners are far (10^3 .. 10^30) from a ray origin that
+/// lies 0.1 .. 10 from its plane, around a point P0 of the plane near the
+/// origin (the corners in three directions 120 degrees apart, so the ray's
+/// crossing, within ~50 of P0, is well inside). The watertight kernel's t
+/// is a small average of large values there (t = sum of weight x corner
+/// depth): before detail::far_corner_t it was off by ~ eps times the
+/// corners' distance, e.g. t = 0 (a hit) for a plane crossed at t = -10
+/// (fuzz/findings/stl_ray_count_3.stl). Oracle: Moller-Trumbore on mpq_class
+/// (exact hit and t). Checks: hit or miss as the exact t's sign says (t_min
+/// 0, double and float), and t within 16 ulps of the exact t plus the
+/// ordinary path's allowance eps min(M, 2^20 |t|) (M = sum of weight x
+/// |corner depth|, the size the sum cancels from; at most 2^20 |t| or the
+/// exact path answers).
+struct FarRayCase {
+  Ray<double> ray;
+  Vec3d c[3];
+};
+
+FarRayCase far_ray_case(std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1, 1), e(3.0, 30.0), h(-1.0, 1.0);
+  std::uniform_real_distribution<double> ang(0, 6.283185307179586);
+  auto unit = [&] {
+    for (;;) {
+      const Vec3d v{u(rng), u(rng), u(rng)};
+      const double n2 = squared_norm(v);
+      if (n2 > 0.01 && n2 <= 1) return v * (1 / std::sqrt(n2));
+    }
+  };
+  FarRayCase k;
+  const Vec3d o{u(rng), u(rng), u(rng)};
+  const Vec3d n = unit();
+  Vec3d t1 = cross(n, unit());
+  t1 = t1 * (1 / std::sqrt(squared_norm(t1)));
+  const Vec3d t2 = cross(n, t1);
+  const double dist = std::pow(10.0, h(rng));  // o's distance from the plane: 0.1 .. 10
+  const Vec3d p0 = o - n * dist + (t1 * u(rng) + t2 * u(rng)) * 5.0;
+  const double a0 = ang(rng);
+  for (int i = 0; i < 3; ++i) {
+    const double phi = a0 + i * 2.0943951023931953 + 0.5 * u(rng);
+    k.c[i] = p0 + (t1 * std::cos(phi) + t2 * std::sin(phi)) * std::pow(10.0, e(rng));
+  }
+  // A direction at least 0.2 (cosine) from the plane, towards it or away.
+  Vec3d d;
+  do d = unit(); while (std::abs(dot(d, n)) < 0.2);
+  k.ray = Ray<double>{o, d * std::pow(2.0, u(rng) * 4)};
+  return k;
+}
+
+TEST(FarSlivers, RayKernelTWithFarCornersMatchesTheExactOracle) {
+  std::mt19937_64 rng(4242);
+  const int cases = int(scaled_count(4000, 300));
+  double worst = 0;  // |t - t*| / |t*| in ulps, over the cases on the exact path
+  int sign_flips = 0, hits = 0, exact_path = 0;
+  for (int i = 0; i < cases; ++i) {
+    const FarRayCase k = far_ray_case(rng);
+    Ray<Q> rq{q_of(k.ray.origin), q_of(k.ray.direction)};
+    rq.t_min = Q(-1e300);
+    rq.t_max = Q(1e300);
+    const V3q aq = q_of(k.c[0]), bq = q_of(k.c[1]), cq = q_of(k.c[2]);
+    const auto x = ray_triangle_moller_trumbore(rq, aq, bq, cq);
+    ASSERT_TRUE(x.hit) << "case " << i << ": the generator aims inside the triangle";
+    const double tx = x.t.get_d();
+    ASSERT_GE(std::abs(tx), 1e-3) << "case " << i;
+    // t_min = 0: a hit exactly when the exact t is positive.
+    const auto h0 = ray_triangle_watertight(k.ray, k.c[0], k.c[1], k.c[2]);
+    if (h0.hit != (tx > 0)) ++sign_flips;
+    EXPECT_EQ(h0.hit, tx > 0) << "case " << i << ": t " << h0.t << ", exact " << tx;
+    hits += h0.hit;
+    // Float: the same case rounded to float, its own exact t.
+    const Ray<float> rf{k.ray.origin.cast<float>(), k.ray.direction.cast<float>()};
+    const Vec3f cf[3] = {k.c[0].cast<float>(), k.c[1].cast<float>(), k.c[2].cast<float>()};
+    Ray<Q> rqf{q_of(rf.origin.cast<double>()), q_of(rf.direction.cast<double>())};
+    rqf.t_min = Q(-1e300);
+    rqf.t_max = Q(1e300);
+    const auto xf = ray_triangle_moller_trumbore(rqf, q_of(cf[0].cast<double>()),
+                                                 q_of(cf[1].cast<double>()),
+                                                 q_of(cf[2].cast<double>()));
+    if (xf.hit && std::abs(xf.t.get_d()) > 0.01) {
+      const auto hf = ray_triangle_watertight(rf, cf[0], cf[1], cf[2]);
+      EXPECT_EQ(hf.hit, xf.t > 0) << "case " << i << " (float): t " << hf.t << ", exact "
+                                  << xf.t.get_d();
+    }
+    // Both sides: t's accuracy.
+    Ray<double> all = k.ray;
+    all.t_min = -std::numeric_limits<double>::infinity();
+    const auto h = ray_triangle_watertight(all, k.c[0], k.c[1], k.c[2]);
+    ASSERT_TRUE(h.hit) << "case " << i;
+    const Vec3d& d = k.ray.direction;
+    double m = 0;  // sum of exact weight x |corner depth along the ray|
+    const double w[3] = {1 - x.u.get_d() - x.v.get_d(), x.u.get_d(), x.v.get_d()};
+    for (int c = 0; c < 3; ++c)
+      m += w[c] * std::abs(dot(k.c[c] - k.ray.origin, d) / squared_norm(d));
+    const double eps = 0x1p-52;
+    const double allow = 16 * eps * std::abs(tx) + 16 * eps * std::min(m, 0x1p20 * std::abs(tx));
+    EXPECT_LE(std::abs(h.t - tx), allow) << "case " << i << ": t " << h.t << ", exact " << tx
+                                         << ", M " << m;
+    // Where the kernel's own measure says the sheared sum cancelled (its
+    // exact path answered): t within 8 ulps of the exact t.
+    const WatertightRay<double> wr(all);
+    const auto sh = detail::shear_triangle(wr, k.c[0], k.c[1], k.c[2]);
+    const double az = wr.sz * sh.A[wr.kz], bz = wr.sz * sh.B[wr.kz], cz = wr.sz * sh.C[wr.kz];
+    const double tn = sh.U * az + sh.V * bz + sh.W * cz;
+    const double sum = std::abs(sh.U * az) + std::abs(sh.V * bz) + std::abs(sh.W * cz);
+    if (std::abs(tn) < 0x1p-21 * sum) {
+      ++exact_path;
+      const double ulps = std::abs(h.t - tx) / std::abs(tx) / eps;
+      worst = std::max(worst, ulps);
+      EXPECT_LE(ulps, 8.0) << "case " << i << ": t " << h.t << ", exact " << tx;
+    }
+  }
+  EXPECT_EQ(sign_flips, 0);
+  EXPECT_GE(exact_path, cases / 4);
+  std::printf("ray, far corners: %d cases (%d hits at t >= 0), %d on the exact path, worst t "
+              "error there %.3g ulps\n", cases, hits, exact_path, worst);
+}
+
+/// Meshes of far triangles (the closest-point family's slivers, corners
+/// 1e-41 .. 1e28) around the unit octahedron, rays from unit-scale origins:
+/// MeshIndex's first hit and crossing count equal BruteForce's bit for bit
+/// (the index prunes by boxes, the brute force runs the kernel on every
+/// triangle, so a kernel t off by ~ eps x 1e28 showed up as a disagreement).
+TEST(FarSlivers, RaysOnFarTrianglesAgreeWithBruteForce) {
+  std::mt19937_64 rng(515);
+  std::uniform_real_distribution<double> u(-1.5, 1.5);
+  const int meshes = int(scaled_count(100, 12));
+  int hits = 0;
+  for (int mi = 0; mi < meshes; ++mi) {
+    const TriangleMesh<double> mesh = sliver_mesh(rng, 16);
+    const MeshIndex<double> index(mesh);
+    const BruteForce<double> brute(mesh);
+    for (int r = 0; r < 16; ++r) {
+      Ray<double> ray{{u(rng), u(rng), u(rng) * 8}, {u(rng), u(rng), u(rng)}};
+      if (r == 0) ray = Ray<double>{{0.1, 0.2, 10.0}, {0.01, -0.02, -1.0}};  // the fuzzers' ray
+      const auto a = index.first_hit(ray), b = brute.first_hit(ray);
+      EXPECT_EQ(a.triangle, b.triangle) << "mesh " << mi << " ray " << r;
+      EXPECT_EQ(a.t, b.t) << "mesh " << mi << " ray " << r;
+      EXPECT_EQ(index.count_hits(ray), brute.count_hits(ray)) << "mesh " << mi << " ray " << r;
+      hits += a.found();
+    }
+  }
+  std::printf("rays on far triangles: %d meshes x 16 rays, %d hits\n", meshes, hits);
+}
+
+/// Closest point, every triangle of every finding, the fuzzers' point: the
+/// kernel within 16 ulps of max(exact distance, |p|) (no longer of the
+/// distance to the corners: e.g. stl_ray_count_3.stl's triangle 17, an edge
+/// along the z axis with ends 3.7e22 and 3.9e23 away, answered 0.875 for
+/// the exact squared distance 0.3125).
+TEST(FarSlivers, FindingTrianglesAreAccurateRelativeToTheDistance) {
+  const std::filesystem::path dir = std::filesystem::path(PROX_SOURCE_DIR) / "fuzz/findings";
+  const Vec3d p{0.25, -0.5, 0.75};
+  int triangles = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    if (f.path().extension() != ".stl") continue;
+    const io::MeshData d = io::read_mesh(f.path());
+    const TriangleMesh<double> mesh(d.vertices, d.triangles, NonFinitePolicy::drop_triangles);
+    for (std::size_t i = 0; i < mesh.num_triangles(); ++i, ++triangles) {
+      const Vec3d a = mesh.corner(i, 0), b = mesh.corner(i, 1), c = mesh.corner(i, 2);
+      const auto r = closest_point_triangle(p, a, b, c);
+      const auto x = closest_point_triangle<Q>(q_of(p), q_of(a), q_of(b), q_of(c));
+      const double exact = std::sqrt(x.sq_distance.get_d());
+      const double unit = std::max(exact, std::sqrt(squared_norm(p)));
+      EXPECT_LE(std::abs(std::sqrt(r.sq_distance) - exact), 16 * 0x1p-52 * unit)
+          << f.path().filename().string() << " triangle " << i << ": "
+          << std::sqrt(r.sq_distance) << ", exact " << exact;
+    }
+  }
+  EXPECT_GE(triangles, 60);
+}
+
+/// Edges passing 1e-3 .. 3 from p whose two ends are 1e5 .. 1e30 away on
+/// both sides, the third corner either far too (all corners far: the regions'
+/// dot products then carry errors ~ eps L^2 and the answers ~ eps L) or near
+/// the line (a sliver reaching both ways from near p, taking the
+/// nearest-corner path, where the plane is known only to eps / sine). The
+/// exact nearest feature is the edge (the third corner lies away from p's
+/// side) or the face. Oracle: the kernel on mpq_class. Bound: 16 ulps of
+/// max(exact distance, |p|); the line is the rounded corners' exact line, and
+/// p is placed from it in exact arithmetic (rounding the far ends moves the
+/// line by ~ eps L, more than the distances tested).
+TEST(FarSlivers, EdgesNearlyThroughTheQueryWithFarEnds) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1), e(5, 30), h(-3, 0.5);
+  const int cases = int(scaled_count(6000, 300));
+  double worst[3] = {0, 0, 0};
+  auto unit_vec = [&] {
+    for (;;) {
+      const Vec3d v{u(rng), u(rng), u(rng)};
+      const double n2 = squared_norm(v);
+      if (n2 > 0.01 && n2 <= 1) return v * (1 / std::sqrt(n2));
+    }
+  };
+  for (int i = 0; i < cases; ++i) {
+    const int kind = i % 3;
+    const Vec3d dir = unit_vec();
+    const Vec3d f0{u(rng), u(rng), u(rng)};
+    const Vec3d a = f0 + dir * std::pow(10.0, e(rng));
+    const Vec3d b = f0 - dir * std::pow(10.0, e(rng));
+    // The point of the rounded line a b nearest f0, exactly, then rounded.
+    const V3q aq = q_of(a), dq = q_of(b) - aq;
+    const Q lam = dot(q_of(f0) - aq, dq) / dot(dq, dq);
+    const V3q fq = aq + dq * lam;
+    const Vec3d f{fq[0].get_d(), fq[1].get_d(), fq[2].get_d()};
+    Vec3d offn = cross(dir, unit_vec());
+    offn = offn * (1 / std::sqrt(squared_norm(offn)));
+    const Vec3d p = f + offn * std::pow(10.0, h(rng));
+    const Vec3d side = cross(dir, offn);
+    // The third corner in a direction w at 17..90 degrees from -offn.
+    const double ca = 0.3 + 0.7 * std::abs(u(rng));
+    const double sa = std::sqrt(1 - ca * ca) * (u(rng) < 0 ? -1 : 1);
+    const Vec3d w = side * sa - offn * ca;
+    const double L = std::pow(10.0, e(rng));
+    Vec3d c;
+    if (kind == 0) c = f + (w + dir * u(rng)) * L;              // far: all corners far
+    else if (kind == 1) c = f + (w + dir * u(rng)) * (1 + std::abs(u(rng)));  // near the line
+    else c = f + (w * 0.3 + dir * u(rng)) * L;                  // far, flatter
+    Vec3d t[3] = {a, b, c};
+    std::rotate(t, t + (i / 3) % 3, t + 3);  // the edge in every position
+    const auto r = closest_point_triangle(p, t[0], t[1], t[2]);
+    const auto x = closest_point_triangle<Q>(q_of(p), q_of(t[0]), q_of(t[1]), q_of(t[2]));
+    const double exact = std::sqrt(x.sq_distance.get_d());
+    const double unit = std::max(exact, std::sqrt(squared_norm(p)));
+    const double err = std::abs(std::sqrt(r.sq_distance) - exact) / unit;
+    worst[kind] = std::max(worst[kind], err);
+    ASSERT_LE(err, 16 * 0x1p-52) << "case " << i << " (kind " << kind << "): "
+                                 << std::sqrt(r.sq_distance) << ", exact " << exact;
+  }
+  std::printf("edges with far ends: %d cases, worst error %.3g / %.3g / %.3g ulps of "
+              "max(d, |p|) (third corner far / near the line / far and flat)\n",
+              cases, worst[0] / 0x1p-52, worst[1] / 0x1p-52, worst[2] / 0x1p-52);
 }
 
 }  // namespace

@@ -48,13 +48,13 @@ RayTriangleHit<T> ray_triangle_crossing(const WatertightRay<T>& wr, const Vec3<T
     const T det = s.U + s.V + s.W;
     // All three zero: no area, or (a triangle far below T's scale) edge
     // functions that underflowed: sheared_hit's rare path tells them apart.
-    if (det == T(0)) return detail::sheared_hit(wr, s);
+    if (det == T(0)) return detail::sheared_hit(wr, s, a, b, c);
     const int sign = det > T(0) ? 1 : -1;
     if (s.U == T(0) && detail::perturbed_sign<T>(s.bx - s.cx, s.by - s.cy) != sign) return {};
     if (s.V == T(0) && detail::perturbed_sign<T>(s.cx - s.ax, s.cy - s.ay) != sign) return {};
     if (s.W == T(0) && detail::perturbed_sign<T>(s.ax - s.bx, s.ay - s.by) != sign) return {};
   }
-  return detail::sheared_hit(wr, s);
+  return detail::sheared_hit(wr, s, a, b, c);
 }
 
 }  // namespace prox

@@ -30,6 +30,7 @@
 #include <type_traits>
 
 #include "prox/core/vec.hpp"
+#include "prox/primitives/expansion.hpp"
 #include "prox/primitives/feature.hpp"
 
 namespace prox {
@@ -102,6 +103,39 @@ ClosestPointTriangleResult<T> closest_on_edge(const Vec3<T>& p, const Vec3<T>* c
   return on_edge<T, Tag>(p, corners, i, j, s);
 }
 
+/// closest_on_edge for the far-corner path (closest_point_from_nearest): an
+/// answer inside the edge is p minus its offset from the line, computed as
+/// d x ((p - ci) x d) / |d|^2 (d = cj - ci) with the cross product
+/// (p - ci) x d from exact expansions (detail::xp), so the offset's error is
+/// a few ulps of its own length (the distance), not eps times the distance
+/// from p to the edge's ends. The point's error is then a few ulps of
+/// |p| + distance, the squared distance's relative error about that over
+/// the distance (before: ~ eps |p - ci| / distance, e.g. 0.875 for an exact
+/// 0.3125 on an edge whose ends are 3.7e22 and 3.9e23 away). The region
+/// (which end, or the inside) and the weights are the ordinary ones.
+template <class T, class Tag = void>
+ClosestPointTriangleResult<T> closest_on_edge_far(const Vec3<T>& p, const Vec3<T>* corners,
+                                                  int i, int j) {
+  ClosestPointTriangleResult<T> r = closest_on_edge<T, Tag>(p, corners, i, j);
+  if constexpr (ScalarTraits<T>::is_ieee) {
+    if (r.feature == Feature::v0 || r.feature == Feature::v1 || r.feature == Feature::v2)
+      return r;
+    const Vec3<double> pw = p.template cast<double>();
+    const Vec3<double> a = corners[i].template cast<double>();
+    const Vec3<double> b = corners[j].template cast<double>();
+    Vec3<double> x;
+    xp::cross_of_differences(&pw[0], &a[0], &b[0], &x[0]);
+    const Vec3<double> d = b - a;
+    const Vec3<double> off = cross(d, x) * (1.0 / dot(d, d));
+    const Vec3<T> point = (pw - off).template cast<T>();
+    if (prox::all_finite(point)) {
+      r.point = point;
+      r.sq_distance = squared_distance(p, r.point);
+    }
+  }
+  return r;
+}
+
 /// True when r is a corner result, q a result inside edge (i, j), and r's
 /// point is corner i or j (by position: coincident corners count): then q is
 /// strictly nearer than r, whatever the rounded distances say.
@@ -130,8 +164,11 @@ bool beaten_by_interior(const ClosestPointTriangleResult<T>& r,
 template <class T, class Tag = void, bool kNearFirst = false>
 ClosestPointTriangleResult<T> closest_on_edges(const Vec3<T>& p, const Vec3<T>* corners) {
   const ClosestPointTriangleResult<T> cand[3] = {
-      closest_on_edge<T, Tag>(p, corners, 0, 1), closest_on_edge<T, Tag>(p, corners, 1, 2),
-      kNearFirst ? closest_on_edge<T, Tag>(p, corners, 0, 2)
+      kNearFirst ? closest_on_edge_far<T, Tag>(p, corners, 0, 1)
+                 : closest_on_edge<T, Tag>(p, corners, 0, 1),
+      kNearFirst ? closest_on_edge_far<T, Tag>(p, corners, 1, 2)
+                 : closest_on_edge<T, Tag>(p, corners, 1, 2),
+      kNearFirst ? closest_on_edge_far<T, Tag>(p, corners, 0, 2)
                  : closest_on_edge<T, Tag>(p, corners, 2, 0)};
   int best = 0;
   for (int i = 1; i < 3; ++i) {
@@ -180,6 +217,64 @@ ClosestPointTriangleResult<T> face_or_edges(const Vec3<T>& p, const Vec3<T>* cor
   r.feature = Feature::face;
   r.sq_distance = squared_distance(p, r.point);
   return r;
+}
+
+/// The answer for a triangle whose corners are all far from p compared with
+/// the answer (far_answer), from exact expansions (detail::xp): n = ab x ac
+/// and the three weights (c - b) x (p - b) . n, ... with each cross product's
+/// components nearly rounded, so the inside test is right unless p's
+/// projection is within a few ulps (relative) of an edge's line; inside:
+/// p minus its offset from the plane, n det[b - a, c - a, p - a] / |n|^2
+/// (the determinant exact, rounded once); outside: the nearest of the three
+/// edges by closest_on_edge_far. Error: a few ulps of max(distance, |p|),
+/// not eps times the corners' distance.
+template <class T, class Tag = void>
+[[gnu::noinline]] ClosestPointTriangleResult<T> far_solve(const Vec3<T>& p,
+                                                          const Vec3<T>* corners) {
+  const Vec3<double> pw = p.template cast<double>();
+  const Vec3<double> a = corners[0].template cast<double>();
+  const Vec3<double> b = corners[1].template cast<double>();
+  const Vec3<double> c = corners[2].template cast<double>();
+  Vec3<double> n, xa, xb, xc;
+  xp::cross_of_differences(&b[0], &a[0], &c[0], &n[0]);   // (b - a) x (c - a)
+  xp::cross_of_differences(&pw[0], &b[0], &c[0], &xa[0]); // (p - b) x (c - b)
+  xp::cross_of_differences(&pw[0], &c[0], &a[0], &xb[0]); // (p - c) x (a - c)
+  xp::cross_of_differences(&pw[0], &a[0], &b[0], &xc[0]); // (p - a) x (b - a)
+  // (c - b) x (p - b) = -(p - b) x (c - b): the weights, times |n|^2.
+  const double wa = -dot(xa, n), wb = -dot(xb, n), wc = -dot(xc, n);
+  const double nn = dot(n, n);
+  ClosestPointTriangleResult<T> r;
+  if (nn > 0 && wa > 0 && wb > 0 && wc > 0) {
+    double rows[3][3][2];
+    for (int i = 0; i < 3; ++i) {
+      xp::two_sum(b[i], -a[i], rows[0][i][1], rows[0][i][0]);
+      xp::two_sum(c[i], -a[i], rows[1][i][1], rows[1][i][0]);
+      xp::two_sum(pw[i], -a[i], rows[2][i][1], rows[2][i][0]);
+    }
+    r.point = (pw - n * (xp::det3(rows) / nn)).template cast<T>();
+    r.bary[1] = T(wb / nn);
+    r.bary[2] = T(wc / nn);
+    r.bary[0] = T(1) - r.bary[1] - r.bary[2];
+    r.feature = Feature::face;
+    r.sq_distance = squared_distance(p, r.point);
+    if (prox::all_finite(r.point)) return r;
+  }
+  return closest_on_edges<T, Tag, true>(p, corners);
+}
+
+/// Whether an edge or face answer at squared distance d2 may have lost its
+/// accuracy to far corners: m, the squared distance the answer was measured
+/// from (the ordinary path: the sum over the three corners; the nearest
+/// corner path: the feature's nearest corner), more than 2^20 times both d2
+/// and |p|^2, i.e. the corners 2^10 times farther than the answer and p. The
+/// answer's error is about eps sqrt(m) (over the sine of the angles
+/// there); past the ratio it is redone from exact expansions (far_solve),
+/// whose error is a few ulps of max(distance, |p|). Below it the error is at
+/// most about 2^10 eps max(distance, |p|) over the sine. Five flops and a
+/// compare on the edge and face exits.
+template <class T>
+inline __attribute__((always_inline)) bool far_answer(const T& d2, const T& m, const Vec3<T>& p) {
+  return m * T(0x1p-20) > d2 + squared_norm(p);
 }
 
 /// The triangle sizes the kernel answers in T's own arithmetic: m, the largest
@@ -292,7 +387,12 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
   }
   const Vec3<T> bp = p - b;
   const Vec3<T> cp = p - c;
+  // The squared distances from p to the corners (IEEE types only).
+  [[maybe_unused]] T sc[3];
   if constexpr (ScalarTraits<T>::is_ieee) {
+    sc[0] = squared_norm(ap);
+    sc[1] = squared_norm(bp);
+    sc[2] = squared_norm(cp);
     // A corner about 2^16 times nearer to p than another: the regions below
     // measure from a and parametrize edge bc from b, with an error ~ eps
     // times the distance from p to those corners (over the sine of the angle
@@ -300,9 +400,8 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
     // corner's distance). Then the answer is computed from the nearest corner
     // (closest_point_from_nearest). A few flops and one compare on the hot
     // path, after the vertex region of a (where p is not nearer to b or c).
-    const T s[3] = {squared_norm(ap), squared_norm(bp), squared_norm(cp)};
-    if (far_corners(s)) [[unlikely]]
-      return closest_point_from_nearest<T, Tag>(p, corners, s);
+    if (far_corners(sc)) [[unlikely]]
+      return closest_point_from_nearest<T, Tag>(p, corners, sc);
   }
   const T d3 = dot(ab, bp);
   const T d4 = dot(ac, bp);
@@ -316,7 +415,11 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
   const T vc = d1 * d4 - d3 * d2;
   if (vc <= T(0) && d1 >= T(0) && d3 <= T(0)) {  // edge region ab
     const T s = d1 / (d1 - d3);
-    return on_edge<T, Tag>(p, corners, 0, 1, s);
+    r = on_edge<T, Tag>(p, corners, 0, 1, s);
+    if constexpr (ScalarTraits<T>::is_ieee)
+      if (far_answer(r.sq_distance, sc[0] + sc[1] + sc[2], p))
+        return far_solve<T, Tag>(p, corners);
+    return r;
   }
   const T d5 = dot(ab, cp);
   const T d6 = dot(ac, cp);
@@ -330,19 +433,38 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
   const T vb = d5 * d2 - d1 * d6;
   if (vb <= T(0) && d2 >= T(0) && d6 <= T(0)) {  // edge region ca
     const T s = d2 / (d2 - d6);  // from a towards c
-    return on_edge<T, Tag>(p, corners, 0, 2, s);
+    r = on_edge<T, Tag>(p, corners, 0, 2, s);
+    if constexpr (ScalarTraits<T>::is_ieee)
+      if (far_answer(r.sq_distance, sc[0] + sc[1] + sc[2], p))
+        return far_solve<T, Tag>(p, corners);
+    return r;
   }
   const T va = d3 * d6 - d5 * d4;
   const T d43 = d4 - d3;
   const T d56 = d5 - d6;
   if (va <= T(0) && d43 >= T(0) && d56 >= T(0)) {  // edge region bc
     const T s = d43 / (d43 + d56);
-    return on_edge<T, Tag>(p, corners, 1, 2, s);
+    r = on_edge<T, Tag>(p, corners, 1, 2, s);
+    if constexpr (ScalarTraits<T>::is_ieee)
+      if (far_answer(r.sq_distance, sc[0] + sc[1] + sc[2], p))
+        return far_solve<T, Tag>(p, corners);
+    return r;
   }
   // Face region (va, vb, vc > 0): the projection of p, computed and
   // re-checked by detail::face_or_edges, which falls back to the edges when a
   // sliver's rounding sent p here by mistake.
-  return face_or_edges<T, Tag>(p, corners);
+  r = face_or_edges<T, Tag>(p, corners);
+  if constexpr (ScalarTraits<T>::is_ieee) {
+    // The plane offset is measured from a along n, whose direction is known
+    // to eps over the sine at a: m over sine^2 = m |ab|^2 |ac|^2 / |n|^2.
+    using W = typename WideScalar<T>::type;
+    const Vec3<W> abw = ab.template cast<W>(), acw = ac.template cast<W>();
+    const W nn = squared_norm(cross(abw, acw));
+    const W m = W(sc[0] + sc[1] + sc[2]) * (squared_norm(abw) * squared_norm(acw));
+    if (m * W(0x1p-20) > (W(r.sq_distance) + W(squared_norm(p))) * nn)
+      return far_solve<T, Tag>(p, corners);
+  }
+  return r;
 }
 
 /// The rare path of a query with one corner 2^16 times nearer than another
@@ -369,6 +491,18 @@ template <class T, class Tag>
     r = closest_on_edges<T, Tag, true>(p, q);
   } else {
     r = face_or_edges<T, Tag, true>(p, q);
+    if (r.feature != Feature::v0 && r.feature != Feature::v1 && r.feature != Feature::v2) {
+      // Measured from the nearest corner, along n known to eps over the sine
+      // there (a sliver reaching both ways from near p has a sine ~ 0).
+      T m = s[o[0]];
+      if (r.feature == Feature::e12) m = s[o[1]];
+      using W = typename WideScalar<T>::type;
+      const Vec3<W> u1 = (q[1] - q[0]).template cast<W>(), u2 = (q[2] - q[0]).template cast<W>();
+      const W nn = squared_norm(cross(u1, u2));
+      if (W(m) * (squared_norm(u1) * squared_norm(u2)) * W(0x1p-20) >
+          (W(r.sq_distance) + W(squared_norm(p))) * nn)
+        r = far_solve<T, Tag>(p, q);
+    }
   }
   static constexpr Feature vertex[3] = {Feature::v0, Feature::v1, Feature::v2};
   static constexpr Feature edge_of[3][3] = {{Feature::v0, Feature::e01, Feature::e20},

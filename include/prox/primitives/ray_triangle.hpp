@@ -25,6 +25,7 @@
 #include <type_traits>
 
 #include "prox/core/ray.hpp"
+#include "prox/primitives/expansion.hpp"
 
 namespace prox {
 
@@ -268,13 +269,60 @@ ShearedTriangle<T> shear_triangle(const WatertightRay<T>& wr, const Vec3<T>& a, 
   return s;
 }
 
+/// When sheared_hit's t counts as cancelled: |tn| below ratio times
+/// |U az| + |V bz| + |W cz| (the sum t = tn / det averages; for a hit the
+/// weights U, V, W share a sign). Outside the ratio the sheared t's error is
+/// at most about eps / ratio (times the triangle's condition) relative to t.
+template <class T> struct FarCorners { static constexpr double ratio = 0x1p-20; };
+template <> struct FarCorners<float> { static constexpr float ratio = 0x1p-10f; };
+
+
+/// The rare path of a hit whose t cancelled: the corners far from the ray's
+/// origin compared with the distance along the ray to their plane (the
+/// sheared t = (U az + V bz + W cz) / det is then a small average of large
+/// values, accurate only to ~ eps times the corners' distance). t is
+/// recomputed from the caller's exact coordinates as
+/// det[a - o, b - o, c - o] / det[b - a, c - a, d] (o, d: the normalized ray),
+/// both determinants exact expansions rounded once, after a common power of
+/// two scaling: t within a few ulps, its sign exact. The edge decision (hit
+/// inside the triangle, u, v, side) stays the sheared one, so the test stays
+/// watertight. Returns NaN when the input is out of the exact range.
+/// Static (internal linkage, no Tag): each ISA object of the mesh engine
+/// keeps its own copy (the engine_isa_symbols test).
+template <class T>
+[[gnu::noinline]] static T far_corner_t(const WatertightRay<T>& wr, const Vec3<T>& a,
+                                        const Vec3<T>& b, const Vec3<T>& c) {
+  double big = 0;
+  for (const Vec3<T>* v : {&a, &b, &c, &wr.ray.origin})
+    for (int i = 0; i < 3; ++i) big = std::max(big, std::abs(double((*v)[i])));
+  int j = 0;
+  std::frexp(big, &j);
+  const double f = std::ldexp(1.0, -j);  // big f in [0.5, 1); exact unless an input gets subnormal
+  double rn[3][3][2], rd[3][3][2];
+  const Vec3<T>* p[3] = {&a, &b, &c};
+  for (int i = 0; i < 3; ++i) {
+    const double o = double(wr.ray.origin[i]) * f;
+    const double x[3] = {double((*p[0])[i]) * f, double((*p[1])[i]) * f, double((*p[2])[i]) * f};
+    for (int k = 0; k < 3; ++k) {  // rn[k] = corner k - o
+      xp::two_sum(x[k], -o, rn[k][i][1], rn[k][i][0]);
+    }
+    xp::two_sum(x[1], -x[0], rd[0][i][1], rd[0][i][0]);  // b - a
+    xp::two_sum(x[2], -x[0], rd[1][i][1], rd[1][i][0]);  // c - a
+    rd[2][i][1] = double(wr.ray.direction[i]);
+    rd[2][i][0] = 0;
+  }
+  const double num = xp::det3(rn), den = xp::det3(rd);
+  return T(std::ldexp(num / den, j));
+}
+
 /// The rare path of sheared_hit: a triangle whose det (~ size^2) or tn
 /// (~ size^3) left T's normal range (a triangle or a distance far from 1).
 /// Float: recomputed in double from the float sheared coordinates (their
 /// products are exact there). Double: the nine sheared coordinates scaled by a
 /// power of two (exact), t scaled back. A t that is not finite is no hit.
 template <class T>
-RayTriangleHit<T> sheared_hit_rescaled(const WatertightRay<T>& wr, const ShearedTriangle<T>& s) {
+RayTriangleHit<T> sheared_hit_rescaled(const WatertightRay<T>& wr, const ShearedTriangle<T>& s,
+                                       const Vec3<T>& a, const Vec3<T>& b, const Vec3<T>& c) {
   using W = std::conditional_t<std::is_same_v<T, float>, double, T>;
   W v[9] = {W(s.ax), W(s.ay), W(s.bx), W(s.by), W(s.cx), W(s.cy),
             W(wr.sz) * W(s.A[wr.kz]), W(wr.sz) * W(s.B[wr.kz]), W(wr.sz) * W(s.C[wr.kz])};
@@ -296,7 +344,10 @@ RayTriangleHit<T> sheared_hit_rescaled(const WatertightRay<T>& wr, const Sheared
   const W tn = U * v[6] + V * v[7] + Wt * v[8];
   W t = tn / det;
   if constexpr (std::is_same_v<T, double>) t = std::ldexp(t, j);
-  const T tt = T(t);
+  T tt = T(t);
+  using std::abs;
+  if (abs(tn) < W(FarCorners<T>::ratio) * (abs(U * v[6]) + abs(V * v[7]) + abs(Wt * v[8])))
+    tt = far_corner_t(wr, a, b, c);
   if (!std::isfinite(tt) || !(tt >= wr.ray.t_min && tt <= wr.ray.t_max)) return r;
   r.hit = true;
   r.t = wr.caller_t(tt);
@@ -310,7 +361,8 @@ RayTriangleHit<T> sheared_hit_rescaled(const WatertightRay<T>& wr, const Sheared
 /// The hit of a sheared triangle whose edge functions passed: t in
 /// [t_min, t_max] (compared without dividing), weights, side.
 template <class T>
-RayTriangleHit<T> sheared_hit(const WatertightRay<T>& wr, const ShearedTriangle<T>& s) {
+RayTriangleHit<T> sheared_hit(const WatertightRay<T>& wr, const ShearedTriangle<T>& s,
+                              const Vec3<T>& a, const Vec3<T>& b, const Vec3<T>& c) {
   RayTriangleHit<T> r;
   const T det = s.U + s.V + s.W;
   const T az = wr.sz * s.A[wr.kz];
@@ -325,9 +377,27 @@ RayTriangleHit<T> sheared_hit(const WatertightRay<T>& wr, const ShearedTriangle<
     constexpr T lo = std::is_same_v<T, float> ? T(0x1p-80) : T(0x1p-680);
     constexpr T hi = std::is_same_v<T, float> ? T(0x1p100) : T(0x1p900);
     using std::abs;
-    if (!(abs(det) >= lo && abs(det) <= hi && abs(tn) <= hi)) return sheared_hit_rescaled(wr, s);
+    if (!(abs(det) >= lo && abs(det) <= hi && abs(tn) <= hi))
+      return sheared_hit_rescaled(wr, s, a, b, c);
   }
   if (det == T(0)) return r;  // no area in the ray's view: never hit
+  if constexpr (ScalarTraits<T>::is_ieee) {
+    // tn cancelled (the corners are far from the origin compared with the
+    // plane's distance along the ray): t from the exact coordinates. Three
+    // products and one compare, on candidate hits only.
+    using std::abs;
+    if (abs(tn) < T(FarCorners<T>::ratio) * (abs(s.U * az) + abs(s.V * bz) + abs(s.W * cz))) {
+      const T t = far_corner_t(wr, a, b, c);
+      if (!(t >= wr.ray.t_min && t <= wr.ray.t_max)) return r;
+      r.hit = true;
+      r.t = wr.caller_t(t);
+      if (!std::isfinite(r.t)) return RayTriangleHit<T>{};
+      r.u = s.V / det + T(0);
+      r.v = s.W / det + T(0);
+      r.front_face = det > T(0);
+      return r;
+    }
+  }
   if (det > T(0)) {
     if (tn < wr.ray.t_min * det || tn > wr.ray.t_max * det) return r;
   } else {
@@ -354,7 +424,7 @@ RayTriangleHit<T> ray_triangle_watertight(const WatertightRay<T>& wr, const Vec3
                                           const Vec3<T>& b, const Vec3<T>& c) {
   const detail::ShearedTriangle<T> s = detail::shear_triangle(wr, a, b, c);
   if (s.outside()) return RayTriangleHit<T>{};
-  return detail::sheared_hit(wr, s);
+  return detail::sheared_hit(wr, s, a, b, c);
 }
 
 /// Watertight ray/triangle test (Woop, Benthin, Wald 2013), both-sided.
