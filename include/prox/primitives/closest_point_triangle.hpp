@@ -225,8 +225,10 @@ ClosestPointTriangleResult<T> closest_point_triangle_tagged(const Vec3<T>& p, co
 
 /// A float triangle's answer from the double kernel (exact inputs: a float
 /// is a double), rounded to float: the rare paths where float's own
-/// arithmetic is not accurate enough (closest_point_rescaled, far_solve,
-/// closest_point_from_nearest). Its error is then the final rounding: within
+/// arithmetic is not accurate enough (closest_point_rescaled,
+/// closest_point_from_nearest; far_solve keeps its float answer from
+/// expansions, which the GLSL kernel's sliver answers match bit for bit,
+/// tests/gpu/test_gpu_kernels.cpp). Its error is then the final rounding: within
 /// about half a float ulp of max(distance, |p|) on edges passing 1e-3 .. 3
 /// from p with ends 1e5 .. 1e15 away (tests/mesh/test_far_slivers.cpp; the
 /// float nearest-corner path measured such edges in float: up to 1.9e7 ulps).
@@ -262,12 +264,6 @@ template <class Tag>
 template <class T, class Tag = void>
 [[gnu::noinline]] ClosestPointTriangleResult<T> far_solve(const Vec3<T>& p,
                                                           const Vec3<T>* corners) {
-  if constexpr (std::is_same_v<T, float>) {
-    // Float: the whole triangle by the double kernel (closest_point_in_double),
-    // whose own far paths then apply with 29 more bits; the edges below would
-    // be parametrized in float.
-    return detail::closest_point_in_double<Tag>(p, corners[0], corners[1], corners[2]);
-  }
   const Vec3<double> pw = p.template cast<double>();
   const Vec3<double> a = corners[0].template cast<double>();
   const Vec3<double> b = corners[1].template cast<double>();
