@@ -219,6 +219,39 @@ ClosestPointTriangleResult<T> face_or_edges(const Vec3<T>& p, const Vec3<T>* cor
   return r;
 }
 
+template <class T, class Tag>
+ClosestPointTriangleResult<T> closest_point_triangle_tagged(const Vec3<T>& p, const Vec3<T>& a,
+                                                            const Vec3<T>& b, const Vec3<T>& c);
+
+/// A float triangle's answer from the double kernel (exact inputs: a float
+/// is a double), rounded to float: the rare paths where float's own
+/// arithmetic is not accurate enough (closest_point_rescaled,
+/// closest_point_from_nearest; far_solve keeps its float answer from
+/// expansions, which the GLSL kernel's sliver answers match bit for bit,
+/// tests/gpu/test_gpu_kernels.cpp). Its error is then the final rounding: within
+/// about half a float ulp of max(distance, |p|) on edges passing 1e-3 .. 3
+/// from p with ends 1e5 .. 1e15 away (tests/mesh/test_far_slivers.cpp; the
+/// float nearest-corner path measured such edges in float: up to 1.9e7 ulps).
+/// Out of line: a rare path, and the widening of the float inputs then
+/// happens on values read from memory, never on a caller's inlined
+/// double -> float rounding, which GCC 12.2's SLP vectorizer can fold away
+/// (docs/kernel-accuracy.md).
+template <class Tag>
+[[gnu::noinline]] ClosestPointTriangleResult<float> closest_point_in_double(const Vec3<float>& p,
+                                                          const Vec3<float>& a,
+                                                          const Vec3<float>& b,
+                                                          const Vec3<float>& c) {
+  const ClosestPointTriangleResult<double> w = closest_point_triangle_tagged<double, Tag>(
+      p.template cast<double>(), a.template cast<double>(), b.template cast<double>(),
+      c.template cast<double>());
+  ClosestPointTriangleResult<float> r;
+  r.point = w.point.template cast<float>();
+  r.sq_distance = float(w.sq_distance);
+  r.bary = w.bary.template cast<float>();
+  r.feature = w.feature;
+  return r;
+}
+
 /// The answer for a triangle whose corners are all far from p compared with
 /// the answer (far_answer), from exact expansions (detail::xp): n = ab x ac
 /// and the three weights (c - b) x (p - b) . n, ... with each cross product's
@@ -306,16 +339,8 @@ template <class T, class Tag>
 ClosestPointTriangleResult<T> closest_point_rescaled(const Vec3<T>& p, const Vec3<T>& a,
                                                      const Vec3<T>& b, const Vec3<T>& c, T m) {
   if constexpr (std::is_same_v<T, float>) {
-    const ClosestPointTriangleResult<double> w = closest_point_triangle_tagged<double, Tag>(
-        p.template cast<double>(), a.template cast<double>(), b.template cast<double>(),
-        c.template cast<double>());
-    ClosestPointTriangleResult<float> r;
-    r.point = w.point.template cast<float>();
-    r.sq_distance = float(w.sq_distance);
-    r.bary = w.bary.template cast<float>();
-    r.feature = w.feature;
     (void)m;
-    return r;
+    return closest_point_in_double<Tag>(p, a, b, c);
   } else {
     int e = 0;
     std::frexp(m, &e);
@@ -481,6 +506,13 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
 template <class T, class Tag>
 [[gnu::noinline]] ClosestPointTriangleResult<T> closest_point_from_nearest(
     const Vec3<T>& p, const Vec3<T>* corners, const T* s) {
+  if constexpr (std::is_same_v<T, float>) {
+    // Float: the whole triangle by the double kernel (closest_point_in_double):
+    // the nearest-corner edges below would be parametrized and compared in
+    // float, an error ~ eps times the far ends' distance (1.9e7 float ulps of
+    // the distance on tests/mesh/test_far_slivers.cpp's float family).
+    return detail::closest_point_in_double<Tag>(p, corners[0], corners[1], corners[2]);
+  }
   int o[3] = {0, 1, 2};  // o[k]: the caller's index of the k-th nearest corner
   if (s[o[1]] < s[o[0]]) std::swap(o[0], o[1]);
   if (s[o[2]] < s[o[1]]) std::swap(o[1], o[2]);
