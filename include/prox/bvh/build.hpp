@@ -52,13 +52,13 @@ inline float float_next_down(float f) { return -float_next_up(-f); }
 /// Largest float <= x (x in float or double; NaN stays NaN).
 template <class T>
 inline float float_down(const T& x) {
-  const float f = static_cast<float>(x);
+  const float f = to_float(double(x));  // not folded away (see to_float)
   return static_cast<T>(f) > x ? float_next_down(f) : f;
 }
 /// Smallest float >= x.
 template <class T>
 inline float float_up(const T& x) {
-  const float f = static_cast<float>(x);
+  const float f = to_float(double(x));
   return static_cast<T>(f) < x ? float_next_up(f) : f;
 }
 

@@ -46,6 +46,27 @@ struct ScalarTraits {
   }
 };
 
+/// x rounded to float, and kept rounded: widening the result again gives the
+/// float's value. GCC 12.2 (Debian 12's compiler) at -O2 and above folds an
+/// inlined double -> float -> double round trip of two adjacent lanes (its SLP
+/// vectorizer pairs the conversions, then drops the pair) back to the
+/// unrounded double: `float f[2] = {float(x0), float(x1)}; y0 = f[0];` gives
+/// y0 == x0. The empty asm makes the rounded float opaque to that fold, at the
+/// cost of nothing (the value is already in a vector register). Every
+/// double-to-float narrowing in prox's headers whose result may be widened
+/// again in the same function goes through here (Vec::cast<float>, the BVH's
+/// outward rounding); tests/core/test_narrowing.cpp checks the patterns with
+/// the vectorizer on.
+inline float to_float(double x) {
+  float f = static_cast<float>(x);
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+  __asm__("" : "+x"(f));
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__aarch64__)
+  __asm__("" : "+w"(f));
+#endif
+  return f;
+}
+
 template <class T>
 inline bool is_finite(const T& x) {
   return ScalarTraits<T>::is_finite(x);

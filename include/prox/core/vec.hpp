@@ -32,7 +32,13 @@ struct Vec {
   template <class U>
   Vec<U, N> cast() const {
     Vec<U, N> r;
-    for (int i = 0; i < N; ++i) r.v[i] = U(v[i]);
+    for (int i = 0; i < N; ++i) {
+      if constexpr (std::is_same_v<U, float> && std::is_same_v<T, double>) {
+        r.v[i] = to_float(v[i]);  // stays rounded (see to_float)
+      } else {
+        r.v[i] = U(v[i]);
+      }
+    }
     return r;
   }
 };

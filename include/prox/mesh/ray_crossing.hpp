@@ -5,6 +5,7 @@
 // JCGT 2013), through the same code (detail::shear_triangle, detail::sheared_hit
 // in prox/primitives/ray_triangle.hpp), so it
 // returns bit-identical results whenever no edge function is exactly zero
+// (each edge function's sign is exact: see shear_triangle)
 // (tests/mesh/test_ray_crossing.cpp checks this against the kernel).
 // The plain test accepts a zero edge function, so a ray through an edge shared
 // by two triangles hits both. Here a zero edge function is resolved by

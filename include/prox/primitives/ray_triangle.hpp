@@ -10,9 +10,14 @@
 // Möller–Trumbore (seed 002, without its absolute determinant epsilon of 0.0001):
 // a parallel ray (determinant exactly 0) misses; culling is optional.
 // Watertight: edge functions in a ray-aligned sheared frame; an edge or vertex
-// shared by two triangles is hit by at least one of them, never neither. Edge
-// functions that round to exactly zero in float are recomputed in double, as
-// the paper prescribes.
+// shared by two triangles is hit by at least one of them, never neither.
+// Double: an edge function within its rounding error of zero is recomputed
+// exactly (floating-point expansions), so every edge's sign is the exact sign
+// for the ray's shear: a hit or miss is never decided by rounding, however far
+// the corners are from the origin. Float: edge functions that round to
+// exactly zero are recomputed in double, as the paper prescribes (the exact
+// recomputation in float needs the mesh engine's SIMD leaf filters and the
+// GLSL kernel to follow; it costs 20-30% of float ray time there today).
 //
 // Degenerate triangles (no area) are never hit. Non-finite input: a miss.
 #pragma once
@@ -243,6 +248,80 @@ struct ShearedTriangle {
   }
 };
 
+/// The edge function of edge p -> q in the ray's sheared frame, exactly
+/// (rounded once): qx py - qy px = -det[d'; P; Q], P = p - o and Q = q - o
+/// exact (Two-Sum), d' = (sx, sy, 1) on the axes (kx, ky, kz): the ray's own
+/// (rounded) shear, the same for every triangle, so a shared edge gets the
+/// same value with the opposite sign from both of its triangles. Scaled by a
+/// power of two so that no product over- or underflows within prox's
+/// coordinate range. Static (internal linkage): each ISA object of the mesh
+/// engine keeps its own copy (the engine_isa_symbols test).
+/// Returns m with the edge function = m 2^e (m: the exact value, rounded
+/// once, of the scaled determinant).
+template <class T>
+[[gnu::noinline]] static double exact_edge_scaled(const WatertightRay<T>& wr, const Vec3<T>& p,
+                                                  const Vec3<T>& q, int& e) {
+  double big = 0;
+  for (const Vec3<T>* v : {&p, &q, &wr.ray.origin})
+    for (int i = 0; i < 3; ++i) big = std::max(big, std::abs(double((*v)[i])));
+  int j = 0;
+  std::frexp(big, &j);
+  const double f = std::ldexp(1.0, -j);
+  const int axis[3] = {wr.kx, wr.ky, wr.kz};
+  const double dn[3] = {double(wr.sx), double(wr.sy), 1.0};
+  double r[3][3][2];
+  for (int i = 0; i < 3; ++i) {
+    const int k = axis[i];
+    const double o = double(wr.ray.origin[k]) * f;
+    r[0][i][1] = dn[i];
+    r[0][i][0] = 0;
+    xp::two_sum(double(p[k]) * f, -o, r[1][i][1], r[1][i][0]);
+    xp::two_sum(double(q[k]) * f, -o, r[2][i][1], r[2][i][0]);
+  }
+  e = 2 * j;
+  return -xp::det3(r);
+}
+template <class T>
+static T exact_edge(const WatertightRay<T>& wr, const Vec3<T>& p, const Vec3<T>& q) {
+  int e = 0;
+  const double m = exact_edge_scaled(wr, p, q, e);
+  return T(std::ldexp(m, e));
+}
+
+/// The bound on the rounding error of a sheared edge function: for edge
+/// p -> q, whose function is E = qx py - qy px,
+///   |E - E*| <= 5 eps (Mx_q My_p + My_q Mx_p) + the smallest normal,
+/// where Mx = |P_kx| + |sx P_kz| (My likewise) bounds a sheared coordinate
+/// and its rounding error (at most 3 u Mx: the difference p - o, the product,
+/// the subtraction; u = eps / 2), and 5 eps = 10 u covers the products' and
+/// the subtraction's roundings on top (8 u, plus second-order terms). The
+/// mesh engine's SIMD leaf filters use this one (src/mesh/leaf_ray_simd.hpp):
+/// few operations, the same for all three edges.
+template <class T>
+inline T edge_error_bound(const T& mxq, const T& myp, const T& myq, const T& mxp) {
+  return T(5 * std::numeric_limits<T>::epsilon()) * (mxq * myp + myq * mxp) +
+         std::numeric_limits<T>::min();
+}
+/// A tighter bound, never above edge_error_bound, for the scalar kernel's
+/// choice of which edges to recompute: it weighs each coordinate's error by
+/// the other factor's value rather than its magnitude bound,
+///   3 u (Mx_q |y_p| + |x_q| My_p + My_q |x_p| + |y_q| Mx_p)
+///   + 2 u (|x_q y_p| + |y_q x_p|) + 9 u^2 (Mx_q My_p + My_q Mx_p),
+/// so for a triangle next to the ray (sheared coordinates small, magnitudes
+/// ~ its distance D) it is ~ u D s rather than u D^2: exact recomputation
+/// only for rays within a few ulps of D of an edge's line.
+template <class T>
+inline T edge_error_bound_tight(const T& xq, const T& yq, const T& xp, const T& yp, const T& mxq,
+                                const T& myq, const T& mxp, const T& myp) {
+  using std::abs;
+  constexpr T e = std::numeric_limits<T>::epsilon();
+  const T cross = mxq * abs(yp) + abs(xq) * myp + myq * abs(xp) + abs(yq) * mxp;
+  const T prod = abs(xq * yp) + abs(yq * xp);
+  const T second = mxq * myp + myq * mxp;
+  return T(1.51) * e * cross + T(1.01) * e * prod + T(2.5) * e * e * second +
+         std::numeric_limits<T>::min();
+}
+
 template <class T>
 ShearedTriangle<T> shear_triangle(const WatertightRay<T>& wr, const Vec3<T>& a, const Vec3<T>& b,
                                   const Vec3<T>& c) {
@@ -250,12 +329,15 @@ ShearedTriangle<T> shear_triangle(const WatertightRay<T>& wr, const Vec3<T>& a, 
   s.A = a - wr.ray.origin;
   s.B = b - wr.ray.origin;
   s.C = c - wr.ray.origin;
-  s.ax = s.A[wr.kx] - wr.sx * s.A[wr.kz];
-  s.ay = s.A[wr.ky] - wr.sy * s.A[wr.kz];
-  s.bx = s.B[wr.kx] - wr.sx * s.B[wr.kz];
-  s.by = s.B[wr.ky] - wr.sy * s.B[wr.kz];
-  s.cx = s.C[wr.kx] - wr.sx * s.C[wr.kz];
-  s.cy = s.C[wr.ky] - wr.sy * s.C[wr.kz];
+  const T pxa = wr.sx * s.A[wr.kz], pya = wr.sy * s.A[wr.kz];
+  const T pxb = wr.sx * s.B[wr.kz], pyb = wr.sy * s.B[wr.kz];
+  const T pxc = wr.sx * s.C[wr.kz], pyc = wr.sy * s.C[wr.kz];
+  s.ax = s.A[wr.kx] - pxa;
+  s.ay = s.A[wr.ky] - pya;
+  s.bx = s.B[wr.kx] - pxb;
+  s.by = s.B[wr.ky] - pyb;
+  s.cx = s.C[wr.kx] - pxc;
+  s.cy = s.C[wr.ky] - pyc;
   s.U = s.cx * s.by - s.cy * s.bx;  // weight of a; edge b -> c
   s.V = s.ax * s.cy - s.ay * s.cx;  // weight of b; edge c -> a
   s.W = s.bx * s.ay - s.by * s.ax;  // weight of c; edge a -> b
@@ -265,6 +347,29 @@ ShearedTriangle<T> shear_triangle(const WatertightRay<T>& wr, const Vec3<T>& a, 
       s.V = float(double(s.ax) * double(s.cy) - double(s.ay) * double(s.cx));
       s.W = float(double(s.bx) * double(s.ay) - double(s.by) * double(s.ax));
     }
+  } else if constexpr (ScalarTraits<T>::is_ieee) {
+    // Double: an edge function within its rounding error of 0 (the ray passes that
+    // close to the edge's line, or the edge's ends are far from the origin
+    // compared with the ray's distance to the line) is recomputed exactly, so
+    // that every edge's sign is the exact sign for the ray's shear: no hit or
+    // miss is decided by rounding, however far the corners are, and a shared
+    // edge still decides the same way for both of its triangles (an edge
+    // function farther from 0 than its error bound has the exact sign).
+    // Rare: rays within a few ulps of an edge's line.
+    using std::abs;
+    const T mxa = abs(s.A[wr.kx]) + abs(pxa), mya = abs(s.A[wr.ky]) + abs(pya);
+    const T mxb = abs(s.B[wr.kx]) + abs(pxb), myb = abs(s.B[wr.ky]) + abs(pyb);
+    const T mxc = abs(s.C[wr.kx]) + abs(pxc), myc = abs(s.C[wr.ky]) + abs(pyc);
+    // U: edge b -> c; V: c -> a; W: a -> b.
+    if (!(abs(s.U) > edge_error_bound_tight(s.cx, s.cy, s.bx, s.by, mxc, myc, mxb, myb)))
+        [[unlikely]]
+      s.U = exact_edge(wr, b, c);
+    if (!(abs(s.V) > edge_error_bound_tight(s.ax, s.ay, s.cx, s.cy, mxa, mya, mxc, myc)))
+        [[unlikely]]
+      s.V = exact_edge(wr, c, a);
+    if (!(abs(s.W) > edge_error_bound_tight(s.bx, s.by, s.ax, s.ay, mxb, myb, mxa, mya)))
+        [[unlikely]]
+      s.W = exact_edge(wr, a, b);
   }
   return s;
 }
@@ -334,9 +439,25 @@ RayTriangleHit<T> sheared_hit_rescaled(const WatertightRay<T>& wr, const Sheared
     std::frexp(m, &j);
     for (W& x : v) x = std::ldexp(x, -j);
   }
-  const W U = v[4] * v[3] - v[5] * v[2];
-  const W V = v[0] * v[5] - v[1] * v[4];
-  const W Wt = v[2] * v[1] - v[3] * v[0];
+  // Double: the edge functions exactly (this path is rare: triangles at the
+  // ends of the range), scaled like v: the same signs as every other path
+  // (exact, or farther from 0 than their rounding error), so shared edges
+  // stay watertight.
+  // Float (no exact edges yet: see shear_triangle): from the float sheared
+  // coordinates, whose products are exact in double.
+  auto edge = [&](const Vec3<T>& p, const Vec3<T>& q, W rounded) {
+    if constexpr (std::is_same_v<T, float>) {
+      (void)p, (void)q;
+      return rounded;
+    } else {
+      int e = 0;
+      const double m = exact_edge_scaled(wr, p, q, e);
+      return W(std::ldexp(m, e - 2 * j));
+    }
+  };
+  const W U = edge(b, c, v[4] * v[3] - v[5] * v[2]);
+  const W V = edge(c, a, v[0] * v[5] - v[1] * v[4]);
+  const W Wt = edge(a, b, v[2] * v[1] - v[3] * v[0]);
   RayTriangleHit<T> r;
   if ((U < 0 || V < 0 || Wt < 0) && (U > 0 || V > 0 || Wt > 0)) return r;
   const W det = U + V + Wt;
