@@ -289,7 +289,7 @@ TEST(GpuKernels, ClosestPointFarCorners) {
               (long long)differ, worst[0], worst[1], worst[2], worst[3]);
   EXPECT_EQ(differ, 0);
   EXPECT_GT(paths[1], n / 4) << "the nearest-corner path should be exercised";
-  EXPECT_GT(paths[2], n / 4) << "far_solve should be exercised";
+  EXPECT_GT(paths[2], n / 5) << "far_solve should be exercised";
 }
 
 TEST(GpuKernels, RayTriangleFamilies) {
@@ -318,7 +318,7 @@ TEST(GpuKernels, RayTriangleFamilies) {
     }
     const std::vector<Out> wt = run(cases, kWatertight);
     const std::vector<Out> mt = run(cases, kMoller);
-    std::int64_t differ[2] = {0, 0}, wrong[2] = {0, 0}, hits = 0;
+    std::int64_t differ[2] = {0, 0}, wrong[2] = {0, 0}, non_finite[2] = {0, 0}, hits = 0;
     Worst t_err[2];
     for (std::size_t i = 0; i < ks.size(); ++i) {
       const RayCase& k = ks[i];
@@ -355,16 +355,26 @@ TEST(GpuKernels, RayTriangleFamilies) {
         const RayTriangleHit<Q>& e = m == 0 ? ex : exw;
         if (hit != e.hit) {
           ++wrong[m];
+        } else if (hit && !std::isfinite(o.f(1))) {
+          // Möller–Trumbore is not rescaled (C++ neither: docs/reliability.md):
+          // with corners 1e20 away its det and t numerator overflow float, a
+          // hit at t = inf or NaN, as C++'s (bits compared above). Counted,
+          // never turned into an mpq (GMP raises SIGFPE on inf and NaN).
+          ++non_finite[m];
         } else if (hit) {
           t_err[m].add(abs_err(o.f(1), e.t) * t_scale / std::numeric_limits<float>::epsilon(),
                        std::int64_t(i));
         }
       }
     }
-    std::printf("%-12s %7lld %6lld | %6lld %6lld | %9.3g %9.3g | %lld / %lld\n",
-                to_string(family), (long long)per_family, (long long)hits, (long long)wrong[0],
-                (long long)wrong[1], t_err[0].value, t_err[1].value, (long long)differ[0],
-                (long long)differ[1]);
+    std::printf("%-12s %7lld %6lld | %6lld %6lld | %9.3g %9.3g | %lld / %lld", to_string(family),
+                (long long)per_family, (long long)hits, (long long)wrong[0], (long long)wrong[1],
+                t_err[0].value, t_err[1].value, (long long)differ[0], (long long)differ[1]);
+    if (non_finite[0] + non_finite[1] > 0)
+      std::printf(" (hits at a non-finite t, MT / WT: %lld / %lld)", (long long)non_finite[0],
+                  (long long)non_finite[1]);
+    std::printf("\n");
+    EXPECT_EQ(non_finite[1], 0) << to_string(family) << ": a watertight hit at a non-finite t";
     EXPECT_EQ(differ[0], 0) << to_string(family);
     EXPECT_EQ(differ[1], 0) << to_string(family);
   }
