@@ -20,6 +20,7 @@
 #ifndef PROX_RAY_TRIANGLE_GLSL
 #define PROX_RAY_TRIANGLE_GLSL
 #include "common.glsl"
+#include "expansion.glsl"
 
 struct ProxRayTriangleHit {
   bool hit;
@@ -152,105 +153,11 @@ float prox_scaled_t(ProxWatertightRay w, float t) {
 float prox_plus_zero(float x) { return floatBitsToUint(x) == 0x80000000u ? 0.0 : x; }
 
 // ---- C++'s detail::far_corner_t (float): exact expansions in double
-// (prox/primitives/expansion.hpp, Shewchuk 1997). Every operation is a
-// `precise` double add, multiply or fma (fused by definition: its rounding
-// error term is exact, so the expansions are the C++ ones), in the C++ order.
+// (expansion.glsl, the twin of prox/primitives/expansion.hpp).
 
 /// C++'s detail::FarCorners<float>::ratio: the sheared t counts as cancelled
 /// when |tn| < ratio (|U az| + |V bz| + |W cz|).
 const float PROX_FAR_RATIO = 1.0 / 1024.0;  // 2^-10
-
-void prox_xp_two_sum(double a, double b, out double x, out double y) {
-  precise double s = a + b;
-  precise double bv = s - a;
-  precise double av = s - bv;
-  precise double e = (a - av) + (b - bv);
-  x = s;
-  y = e;
-}
-
-/// h = e b exactly (C++ xp::scale).
-#define PROX_XP_SCALE(NAME, N)                                    \
-  int NAME(double e[N], int n, double b, out double h[2 * N]) {   \
-    int k = 0;                                                    \
-    precise double q = e[0] * b;                                  \
-    precise double hh = fma(e[0], b, -q);                         \
-    if (hh != 0.0LF) { h[k] = hh; k++; }                          \
-    for (int i = 1; i < n; ++i) {                                 \
-      precise double p1 = e[i] * b;                               \
-      precise double p0 = fma(e[i], b, -p1);                      \
-      double s, t;                                                \
-      prox_xp_two_sum(q, p0, s, t);                               \
-      if (t != 0.0LF) { h[k] = t; k++; }                          \
-      prox_xp_two_sum(p1, s, q, t);                               \
-      if (t != 0.0LF) { h[k] = t; k++; }                          \
-    }                                                             \
-    if (q != 0.0LF || k == 0) { h[k] = q; k++; }                  \
-    return k;                                                     \
-  }
-/// h = e + f exactly (C++ xp::sum: merge by magnitude, Two-Sum chain).
-#define PROX_XP_SUM(NAME, N, M)                                                      \
-  int NAME(double e[N], int n, double f[M], int m, out double h[N + M]) {            \
-    int i = 0, j = 0, k = 0;                                                         \
-    double q;                                                                        \
-    if (j >= m || (i < n && abs(e[i]) < abs(f[j]))) { q = e[i]; i++; }              \
-    else { q = f[j]; j++; }                                                          \
-    while (i < n || j < m) {                                                         \
-      double g;                                                                      \
-      if (j >= m || (i < n && abs(e[i]) < abs(f[j]))) { g = e[i]; i++; }            \
-      else { g = f[j]; j++; }                                                        \
-      double nq, hh;                                                                 \
-      prox_xp_two_sum(q, g, nq, hh);                                                 \
-      q = nq;                                                                        \
-      if (hh != 0.0LF) { h[k] = hh; k++; }                                           \
-    }                                                                                \
-    if (q != 0.0LF || k == 0) { h[k] = q; k++; }                                     \
-    return k;                                                                        \
-  }
-PROX_XP_SCALE(prox_xp_scale2, 2)
-PROX_XP_SCALE(prox_xp_scale16, 16)
-PROX_XP_SUM(prox_xp_sum4, 4, 4)
-PROX_XP_SUM(prox_xp_sum8, 8, 8)
-PROX_XP_SUM(prox_xp_sum32, 32, 32)
-PROX_XP_SUM(prox_xp_sum192, 192, 64)
-
-/// l1 r1 - l2 r2 of 2-component expansions (C++ xp::diff_of_products).
-int prox_xp_diff_of_products(double l1[2], double r1[2], double l2[2], double r2[2],
-                             out double o[16]) {
-  double t[4], u[4], p[8], q[8];
-  int n1 = prox_xp_scale2(r1, 2, l1[0], t);
-  int n2 = prox_xp_scale2(r1, 2, l1[1], u);
-  int np = prox_xp_sum4(t, n1, u, n2, p);
-  n1 = prox_xp_scale2(r2, 2, -l2[0], t);
-  n2 = prox_xp_scale2(r2, 2, -l2[1], u);
-  int nq = prox_xp_sum4(t, n1, u, n2, q);
-  return prox_xp_sum8(p, np, q, nq, o);
-}
-
-/// det of a 3x3 matrix of 2-component expansions r[(row 3 + col) 2 + part]
-/// (part 0 the smaller), nearly rounded (C++ xp::det3).
-double prox_xp_det3(double r[18]) {
-  double acc[192], tmp[256], m[16], s0[32], s1[32], term[64];
-  for (int c = 0; c < 192; ++c) acc[c] = 0.0LF;
-  int na = 0;
-  for (int i = 0; i < 3; ++i) {
-    int j = i == 0 ? 1 : (i == 1 ? 2 : 0);
-    int k = i == 0 ? 2 : (i == 1 ? 0 : 1);
-    double l1[2] = double[2](r[(3 + j) * 2], r[(3 + j) * 2 + 1]);
-    double r1[2] = double[2](r[(6 + k) * 2], r[(6 + k) * 2 + 1]);
-    double l2[2] = double[2](r[(3 + k) * 2], r[(3 + k) * 2 + 1]);
-    double r2[2] = double[2](r[(6 + j) * 2], r[(6 + j) * 2 + 1]);
-    int nm = prox_xp_diff_of_products(l1, r1, l2, r2, m);
-    int n0 = prox_xp_scale16(m, nm, r[i * 2], s0);
-    int n1 = prox_xp_scale16(m, nm, r[i * 2 + 1], s1);
-    int nt = prox_xp_sum32(s0, n0, s1, n1, term);
-    na = prox_xp_sum192(acc, na, term, nt, tmp);  // na = 0 first: term renormalized, as in C++
-    for (int c = 0; c < na; ++c) acc[c] = tmp[c];
-  }
-  precise double sum = 0.0LF;
-  for (int c = 0; c < na; ++c) sum = sum + acc[c];
-  return sum;
-}
 
 /// C++'s detail::far_corner_t for float: t on the normalized ray from the
 /// exact coordinates, det[a - o, b - o, c - o] / det[b - a, c - a, d].
@@ -280,9 +187,15 @@ float prox_far_corner_t(ProxWatertightRay w, vec3 a, vec3 b, vec3 c) {
     rd[(6 + i) * 2 + 1] = double(w.direction[i]);
     rd[(6 + i) * 2] = 0.0LF;
   }
-  precise double num = prox_xp_det3(rn);
-  precise double den = prox_xp_det3(rd);
-  precise double q = num / den;
+  // Both determinants from one call site (a shader compiler inlines every
+  // call: one copy of the expansion code).
+  double det[2];
+  for (int m = 0; m < 2; ++m) {
+    double r[18];
+    for (int e = 0; e < 18; ++e) r[e] = m == 0 ? rn[e] : rd[e];
+    det[m] = prox_xp_det3(r);
+  }
+  precise double q = det[0] / det[1];
   precise double t = q * prox_pow2_d(j);
   return prox_to_float(t);
 }
@@ -293,7 +206,8 @@ float prox_far_corner_t(ProxWatertightRay w, vec3 a, vec3 b, vec3 c) {
 /// a finite float is no hit.
 ProxRayTriangleHit prox_sheared_hit_rescaled(ProxWatertightRay w, float ax, float ay, float bx,
                                              float by, float cx, float cy, float Az, float Bz,
-                                             float Cz, vec3 a, vec3 b, vec3 c) {
+                                             float Cz, out bool far) {
+  far = false;
   ProxRayTriangleHit r = prox_ray_miss();
   double v0 = double(ax), v1 = double(ay), v2 = double(bx), v3 = double(by), v4 = double(cx),
          v5 = double(cy);
@@ -310,14 +224,18 @@ ProxRayTriangleHit prox_sheared_hit_rescaled(ProxWatertightRay w, float ax, floa
   precise double t = tn / det;
   float tt = prox_to_float(t);
   precise double cancel = abs(U * v6) + abs(V * v7) + abs(Wt * v8);
-  if (abs(tn) < double(PROX_FAR_RATIO) * cancel) tt = prox_far_corner_t(w, a, b, c);
-  if (!prox_finite(tt) || !(tt >= w.t_min && tt <= w.t_max)) return r;
-  float tc = prox_caller_t(w, tt);
-  if (!prox_finite(tc)) return r;
   precise double u = V / det;
   precise double v = Wt / det;
-  return ProxRayTriangleHit(true, tc, prox_plus_zero(prox_to_float(u)),
-                            prox_plus_zero(prox_to_float(v)), det > 0.0LF);
+  ProxRayTriangleHit h = ProxRayTriangleHit(true, tt, prox_plus_zero(prox_to_float(u)),
+                                            prox_plus_zero(prox_to_float(v)), det > 0.0LF);
+  if (abs(tn) < double(PROX_FAR_RATIO) * cancel) {  // t from prox_far_corner_t (the caller)
+    far = true;
+    return h;
+  }
+  if (!prox_finite(tt) || !(tt >= w.t_min && tt <= w.t_max)) return r;
+  h.t = prox_caller_t(w, tt);
+  if (!prox_finite(h.t)) return r;
+  return h;
 }
 
 // det and the t numerator the float test answers itself (C++ sheared_hit).
@@ -353,19 +271,29 @@ ProxRayTriangleHit prox_ray_triangle_watertight_pre(ProxWatertightRay w, vec3 a,
   precise float bz = w.sz * B[w.kz];
   precise float cz = w.sz * C[w.kz];
   precise float tn = U * az + V * bz + W * cz;
-  if (!(abs(det) >= PROX_DET_LO && abs(det) <= PROX_DET_HI && abs(tn) <= PROX_DET_HI))
-    return prox_sheared_hit_rescaled(w, ax, ay, bx, by, cx, cy, A[w.kz], B[w.kz], C[w.kz], a, b,
-                                     c);
-  if (det == 0.0) return r;
-  precise float cancel = abs(U * az) + abs(V * bz) + abs(W * cz);
-  precise float bound = PROX_FAR_RATIO * cancel;
-  if (abs(tn) < bound) {  // the sheared t cancelled: C++'s far-corner path
+  // The sheared t cancelled (C++'s far-corner path, in both the float and the
+  // rescaled test): h has the edge decision, u, v and side; t comes from
+  // prox_far_corner_t, called from this one site. A t that is not finite (or,
+  // on the float path, an infinite caller t) is no hit, as in C++.
+  bool far = false;
+  ProxRayTriangleHit h;
+  if (!(abs(det) >= PROX_DET_LO && abs(det) <= PROX_DET_HI && abs(tn) <= PROX_DET_HI)) {
+    h = prox_sheared_hit_rescaled(w, ax, ay, bx, by, cx, cy, A[w.kz], B[w.kz], C[w.kz], far);
+    if (!far) return h;
+  } else {
+    if (det == 0.0) return r;
+    precise float cancel = abs(U * az) + abs(V * bz) + abs(W * cz);
+    precise float bound = PROX_FAR_RATIO * cancel;
+    far = abs(tn) < bound;
+    h = ProxRayTriangleHit(true, 0.0, prox_plus_zero(prox_div(V, det)),
+                           prox_plus_zero(prox_div(W, det)), det > 0.0);
+  }
+  if (far) {
     float t = prox_far_corner_t(w, a, b, c);
-    if (!(t >= w.t_min && t <= w.t_max)) return r;
-    float tc = prox_caller_t(w, t);
-    if (!prox_finite(tc)) return r;
-    return ProxRayTriangleHit(true, tc, prox_plus_zero(prox_div(V, det)),
-                              prox_plus_zero(prox_div(W, det)), det > 0.0);
+    if (!prox_finite(t) || !(t >= w.t_min && t <= w.t_max)) return r;
+    h.t = prox_caller_t(w, t);
+    if (!prox_finite(h.t)) return r;
+    return h;
   }
   precise float lo = w.t_min * det;
   precise float hi = w.t_max * det;

@@ -12,6 +12,7 @@
 // the concatenated header prox_kernels.glsl.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -165,6 +166,132 @@ TEST(GpuKernels, ClosestPointTriangleFamilies) {
   }
 }
 
+/// v rounded to float out of line (GCC 12.2's SLP vectorizer can fold an
+/// inlined double -> float -> double round trip: docs/kernel-accuracy.md).
+[[gnu::noinline]] V3f to_float(const V3d& v) { return v.cast<float>(); }
+
+/// Issue 9's far-corner paths of the C++ float kernel, in float inputs:
+/// kind 0..2, tests/mesh/test_far_slivers.cpp's FarEdgeFamily (an edge
+/// passing 1e-3 .. 3 from p with ends 1e5 .. 1e15 away; the third corner far,
+/// near the line, or far and flat): the edge and face exits' far check
+/// (far_solve from exact expansions) and, for kind 1, the nearest-corner path
+/// (the double kernel); kind 3, KernelErrorFollowsTheNearestCorner's family (a
+/// corner within 1e-1 .. 1e-8 of p, two 1e3 .. 1e15 away): the nearest-corner
+/// path. Corners rotated so that every position takes every role.
+struct FarCornerCases {
+  Rng rng{9090};
+  V3d unit_vec() {
+    for (;;) {
+      const V3d v = to_d(rng.vec(-1, 1));
+      const double n2 = squared_norm(v);
+      if (n2 > 0.01 && n2 <= 1) return v * (1 / std::sqrt(n2));
+    }
+  }
+  TriCase next(int i) {
+    const int kind = i % 4;
+    V3d t[3], p;
+    if (kind < 3) {
+      const V3d dir = unit_vec();
+      const V3d f0 = to_d(rng.vec(-1, 1));
+      const V3d a = f0 + dir * std::pow(10.0, rng.uniform(5, 15));
+      const V3d b = f0 - dir * std::pow(10.0, rng.uniform(5, 15));
+      // The point of the float-rounded line a b nearest f0, exactly.
+      const V3q aq = to_q(to_float(a)), dq = to_q(to_float(b)) - aq;
+      const Q lam = dot(to_q(to_float(f0)) - aq, dq) / dot(dq, dq);
+      const V3q fq = aq + dq * lam;
+      const V3d f{fq[0].get_d(), fq[1].get_d(), fq[2].get_d()};
+      V3d offn = cross(dir, unit_vec());
+      offn = offn * (1 / std::sqrt(squared_norm(offn)));
+      p = f + offn * std::pow(10.0, rng.uniform(-3, 0.5));
+      const V3d side = cross(dir, offn);
+      const double ca = 0.3 + 0.7 * rng.uniform(0, 1);
+      const double sa = std::sqrt(1 - ca * ca) * (rng.integer(0, 1) ? -1 : 1);
+      const V3d w = side * sa - offn * ca;
+      const double L = std::pow(10.0, rng.uniform(5, 15));
+      V3d c;
+      if (kind == 0) c = f + (w + dir * rng.uniform(-1, 1)) * L;
+      else if (kind == 1) c = f + (w + dir * rng.uniform(-1, 1)) * (1 + rng.uniform(0, 1));
+      else c = f + (w * 0.3 + dir * rng.uniform(-1, 1)) * L;
+      t[0] = a, t[1] = b, t[2] = c;
+    } else {
+      p = to_d(rng.vec(-1, 1));
+      t[0] = p + to_d(rng.vec(-1, 1)) * std::pow(10.0, rng.uniform(-8, -1));
+      t[1] = to_d(rng.vec(-1, 1)) * std::pow(10.0, rng.uniform(3, 15));
+      t[2] = to_d(rng.vec(-1, 1)) * std::pow(10.0, rng.uniform(3, 15));
+    }
+    std::rotate(t, t + (i / 4) % 3, t + 3);
+    TriCase k;
+    k.p = to_float(p), k.a = to_float(t[0]), k.b = to_float(t[1]), k.c = to_float(t[2]);
+    return k;
+  }
+};
+
+/// Which rare path of the C++ float kernel a case takes, recomputed from its
+/// tests (closest_point_triangle.hpp): 1 = a corner 2^16 times nearer than
+/// another (detail::far_corners: the double kernel's nearest-corner path),
+/// 2 = the corners 2^10 times farther than the answer and p (far_answer's
+/// measure on the exact answer: far_solve), 0 = neither. For counting only.
+int cpu_far_path(const TriCase& k, double exact_d2) {
+  const float s[3] = {squared_distance(k.p, k.a), squared_distance(k.p, k.b),
+                      squared_distance(k.p, k.c)};
+  if (detail::far_corners(s)) return 1;
+  const double m = double(s[0]) + double(s[1]) + double(s[2]);
+  return m * 0x1p-20 > exact_d2 + squared_norm(to_d(k.p)) ? 2 : 0;
+}
+
+TEST(GpuKernels, ClosestPointFarCorners) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  const std::int64_t n = scaled_count(4000, 200);
+  FarCornerCases gen;
+  std::vector<TriCase> ks;
+  std::vector<Case> cases;
+  for (std::int64_t i = 0; i < n; ++i) {
+    ks.push_back(gen.next(int(i)));
+    Case c;
+    put(c, 0, ks.back().p), put(c, 1, ks.back().a), put(c, 2, ks.back().b), put(c, 3, ks.back().c);
+    cases.push_back(c);
+  }
+  const std::vector<Out> outs = run(cases, kTriangle);
+  std::int64_t differ = 0, paths[3] = {0, 0, 0};
+  double worst[4] = {0, 0, 0, 0};
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const TriCase& k = ks[i];
+    const auto cpu = closest_point_triangle(k.p, k.a, k.b, k.c);
+    const Out& o = outs[i];
+    const V3f point{o.f(0), o.f(1), o.f(2)}, bary{o.f(4), o.f(5), o.f(6)};
+    const bool same = same_bits(point, cpu.point) && same_bits(o.f(3), cpu.sq_distance) &&
+                      same_bits(bary, cpu.bary) && o.w[7] == std::uint32_t(cpu.feature);
+    if (!same && ++differ <= 5)
+      ADD_FAILURE() << "far corners case " << i << " (kind " << i % 4 << "): GLSL d2 " << o.f(3)
+                    << " feature " << o.w[7] << ", C++ d2 " << cpu.sq_distance << " feature "
+                    << int(cpu.feature);
+    const auto ex = closest_point_triangle(to_q(k.p), to_q(k.a), to_q(k.b), to_q(k.c));
+    const double exact_d2 = ex.sq_distance.get_d();
+    ++paths[cpu_far_path(k, exact_d2)];
+    // As FarSlivers.EdgesNearlyThroughTheQueryWithFarEndsInFloat: the error of
+    // the distance in float ulps of max(d, |p|).
+    const double exact = std::sqrt(exact_d2);
+    const double unit = std::max(exact, std::sqrt(squared_norm(to_d(k.p))));
+    const double err = std::abs(std::sqrt(double(o.f(3))) - exact) / unit / 0x1p-23;
+    worst[i % 4] = std::max(worst[i % 4], err);
+    if (i % 4 < 3) {
+      EXPECT_LE(err, 2.0) << "far corners case " << i << " (kind " << i % 4 << "): GLSL d "
+                          << std::sqrt(o.f(3)) << ", exact " << exact;
+    }
+  }
+  std::printf("\nGLSL closest point, far corners: %lld cases (%lld nearest-corner path, %lld "
+              "far_solve, %lld neither), %lld differ from C++ float; worst error in float ulps "
+              "of max(d, |p|): %.3g / %.3g / %.3g (edges with far ends: third corner far / "
+              "near the line / far and flat), %.3g (a corner near p)\n",
+              (long long)n, (long long)paths[1], (long long)paths[2], (long long)paths[0],
+              (long long)differ, worst[0], worst[1], worst[2], worst[3]);
+  EXPECT_EQ(differ, 0);
+  EXPECT_GT(paths[1], n / 4) << "the nearest-corner path should be exercised";
+  EXPECT_GT(paths[2], n / 5) << "far_solve should be exercised";
+}
+
 TEST(GpuKernels, RayTriangleFamilies) {
   gpu::Context* ctx = nullptr;
   gpu_or_skip(ctx);
@@ -191,7 +318,7 @@ TEST(GpuKernels, RayTriangleFamilies) {
     }
     const std::vector<Out> wt = run(cases, kWatertight);
     const std::vector<Out> mt = run(cases, kMoller);
-    std::int64_t differ[2] = {0, 0}, wrong[2] = {0, 0}, hits = 0;
+    std::int64_t differ[2] = {0, 0}, wrong[2] = {0, 0}, non_finite[2] = {0, 0}, hits = 0;
     Worst t_err[2];
     for (std::size_t i = 0; i < ks.size(); ++i) {
       const RayCase& k = ks[i];
@@ -228,16 +355,26 @@ TEST(GpuKernels, RayTriangleFamilies) {
         const RayTriangleHit<Q>& e = m == 0 ? ex : exw;
         if (hit != e.hit) {
           ++wrong[m];
+        } else if (hit && !std::isfinite(o.f(1))) {
+          // Möller–Trumbore is not rescaled (C++ neither: docs/reliability.md):
+          // with corners 1e20 away its det and t numerator overflow float, a
+          // hit at t = inf or NaN, as C++'s (bits compared above). Counted,
+          // never turned into an mpq (GMP raises SIGFPE on inf and NaN).
+          ++non_finite[m];
         } else if (hit) {
           t_err[m].add(abs_err(o.f(1), e.t) * t_scale / std::numeric_limits<float>::epsilon(),
                        std::int64_t(i));
         }
       }
     }
-    std::printf("%-12s %7lld %6lld | %6lld %6lld | %9.3g %9.3g | %lld / %lld\n",
-                to_string(family), (long long)per_family, (long long)hits, (long long)wrong[0],
-                (long long)wrong[1], t_err[0].value, t_err[1].value, (long long)differ[0],
-                (long long)differ[1]);
+    std::printf("%-12s %7lld %6lld | %6lld %6lld | %9.3g %9.3g | %lld / %lld", to_string(family),
+                (long long)per_family, (long long)hits, (long long)wrong[0], (long long)wrong[1],
+                t_err[0].value, t_err[1].value, (long long)differ[0], (long long)differ[1]);
+    if (non_finite[0] + non_finite[1] > 0)
+      std::printf(" (hits at a non-finite t, MT / WT: %lld / %lld)", (long long)non_finite[0],
+                  (long long)non_finite[1]);
+    std::printf("\n");
+    EXPECT_EQ(non_finite[1], 0) << to_string(family) << ": a watertight hit at a non-finite t";
     EXPECT_EQ(differ[0], 0) << to_string(family);
     EXPECT_EQ(differ[1], 0) << to_string(family);
   }
