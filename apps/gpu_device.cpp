@@ -45,13 +45,18 @@ GpuMesh upload(const TriangleMesh<double>& mesh) {
   return g;
 }
 
-Ray<float> to_float(const Ray<double>& r) {
-  Ray<float> f;
-  f.origin = r.origin.cast<float>();
-  f.direction = r.direction.cast<float>();
-  f.t_min = float(r.t_min);
-  f.t_max = float(r.t_max);
-  return f;
+std::vector<Ray<float>> to_float(std::span<const Ray<double>> rays) {
+  std::vector<Ray<float>> out;
+  out.reserve(rays.size());
+  for (const Ray<double>& r : rays) {
+    Ray<float> f;
+    f.origin = r.origin.cast<float>();
+    f.direction = r.direction.cast<float>();
+    f.t_min = float(r.t_min);
+    f.t_max = float(r.t_max);
+    out.push_back(f);
+  }
+  return out;
 }
 
 }  // namespace
@@ -99,10 +104,13 @@ void gpu_closest(const TriangleMesh<double>& mesh, std::span<const Vec3d> points
   std::vector<SignedClosestPoint<float>> s(points.size());
   gpu::SignedMeshGpu signer(*g.device_index, sm);
   signer.query(p, s, float(max_distance));
-  if (signer.sign_on_gpu())
+  if (signer.sign_on_gpu() && sm.method() == SignMethod::pseudonormal)
     std::fprintf(stderr, "prox closest: --device gpu: sign by pseudonormal on the GPU (%zu of %zu "
-                 "points signed on the CPU: zero products, by parity rays)\n",
-                 signer.cpu_signs(), points.size());
+                 "points by parity rays on the GPU: zero products; %zu on the CPU)\n",
+                 signer.parity_signs(), points.size(), signer.cpu_signs());
+  else if (signer.sign_on_gpu())
+    std::fprintf(stderr, "prox closest: --device gpu: sign by parity on the GPU (%d rays a point, "
+                 "counted on the GPU)\n", o.parity_rays);
   else if (sm.method() != SignMethod::none)
     std::fprintf(stderr, "prox closest: --device gpu: sign by %s on the CPU (closest points on "
                  "the GPU)\n", std::string(to_string(sm.method())).c_str());
@@ -122,10 +130,8 @@ void gpu_closest(const TriangleMesh<double>& mesh, std::span<const Vec3d> points
 void gpu_first_hits(const TriangleMesh<double>& mesh, std::span<const Ray<double>> rays,
                     std::span<MeshRayHit<double>> out) {
   GpuMesh g = upload(mesh);
-  std::vector<Ray<float>> rf;
-  for (const Ray<double>& r : rays) rf.push_back(to_float(r));
   std::vector<MeshRayHit<float>> h(rays.size());
-  g.device_index->first_hit(rf, h);
+  g.device_index->first_hit(to_float(rays), h);
   for (std::size_t i = 0; i < h.size(); ++i) {
     MeshRayHit<double> o;
     if (h[i].found()) {
@@ -142,9 +148,13 @@ void gpu_first_hits(const TriangleMesh<double>& mesh, std::span<const Ray<double
 void gpu_any_hits(const TriangleMesh<double>& mesh, std::span<const Ray<double>> rays,
                   std::span<std::uint8_t> out) {
   GpuMesh g = upload(mesh);
-  std::vector<Ray<float>> rf;
-  for (const Ray<double>& r : rays) rf.push_back(to_float(r));
-  g.device_index->any_hit(rf, out);
+  g.device_index->any_hit(to_float(rays), out);
+}
+
+void gpu_count_hits(const TriangleMesh<double>& mesh, std::span<const Ray<double>> rays,
+                    std::span<std::uint32_t> out) {
+  GpuMesh g = upload(mesh);
+  g.device_index->count_hits(to_float(rays), out);
 }
 
 }  // namespace prox::cli

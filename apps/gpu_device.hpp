@@ -25,7 +25,7 @@ void add_device_option(CLI::App& app, std::string& device);
 
 /// Closest points on the GPU; with `sign` (--signed) also signed, into sd, by
 /// a SignedMesh on the float index with sign's method (and --reorient), through
-/// gpu::SignedMeshGpu: pseudonormal signs on the GPU, winding and parity on
+/// gpu::SignedMeshGpu: pseudonormal and parity signs on the GPU, winding on
 /// the CPU after the GPU's closest points (stderr says which).
 /// `path` names the mesh in messages (no inside: an error; inexact: a warning).
 void gpu_closest(const TriangleMesh<double>& mesh, std::span<const Vec3d> points,
@@ -38,5 +38,8 @@ void gpu_first_hits(const TriangleMesh<double>& mesh, std::span<const Ray<double
 /// Any hits (1 or 0) on the GPU.
 void gpu_any_hits(const TriangleMesh<double>& mesh, std::span<const Ray<double>> rays,
                   std::span<std::uint8_t> out);
+/// Surface crossings (MeshIndex<float>::count_hits) on the GPU.
+void gpu_count_hits(const TriangleMesh<double>& mesh, std::span<const Ray<double>> rays,
+                    std::span<std::uint32_t> out);
 
 }  // namespace prox::cli

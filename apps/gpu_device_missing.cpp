@@ -30,5 +30,9 @@ void gpu_any_hits(const TriangleMesh<double>&, std::span<const Ray<double>>,
                   std::span<std::uint8_t>) {
   missing();
 }
+void gpu_count_hits(const TriangleMesh<double>&, std::span<const Ray<double>>,
+                    std::span<std::uint32_t>) {
+  missing();
+}
 
 }  // namespace prox::cli

@@ -10,13 +10,22 @@
 #   scripts/gpu-bench.sh run            there (gpu-carry/ beside this script's
 #       repository): finds the NVIDIA Vulkan driver (writes an ICD file for
 #       libGLX_nvidia.so.0 when the container has the library but no ICD json),
-#       runs the GPU tests on it, then prox-bench-gpu on bunny-1m (cp-near,
-#       its signed row cp-near+sign, ray-random, 1,000,000 queries each): upload
-#       time, GPU queries/s, the CPU engine on 1 and on all cores, GPU == CPU
-#       validation. Writes everything
-#       to $OUT (or gpu-out/) and prints it.
+#       runs the GPU tests on it (kernels, mesh queries, crossing counts, signs),
+#       then prox-bench-gpu on bunny-1m (cp-near and its signed row
+#       cp-near+sign, ray-random and its crossing-count row ray-random+count,
+#       1,000,000 queries each): upload time, GPU queries/s, the CPU engine on 1
+#       and on all cores, GPU == CPU validation. Every step has its own timeout
+#       inside one overall budget (PROX_GPU_BUDGET, default 540 s, under the 10
+#       minutes a device call may take); a step that times out or fails is
+#       reported and the next one still runs. Writes everything to $OUT (or
+#       gpu-out/): gpu-bench.log (all output) and summary.txt (what a closing
+#       note needs: date, device, driver, cores, each step's result and time,
+#       the benchmark table), and prints the summary last.
+#   On the device machine: command `scripts/gpu-bench.sh run`, carry
+#   ["gpu-carry"], timeout_s 600.
 # Environment: PROX_GPU_ULPS (tolerance of the mesh tests, default 0: bit
-# equality), PROX_GPU_QUERIES (default 1000000), PROX_GPU_DEVICE (device choice).
+# equality), PROX_GPU_QUERIES (default 1000000), PROX_GPU_DEVICE (device
+# choice), PROX_GPU_BUDGET (seconds for the whole run, default 540).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 carry="$root/gpu-carry"
@@ -29,7 +38,8 @@ pack() {
   rm -rf "$carry"
   mkdir -p "$carry/bin" "$carry/lib" "$carry/spirv" "$carry/data/meshes"
   cp "$build/bench/gpu/prox-bench-gpu" "$build/tests/gpu/gpu_test_gpu_kernels" \
-     "$build/tests/gpu/gpu_test_gpu_mesh" "$build/tests/gpu/gpu_test_gpu_sign" "$carry/bin/"
+     "$build/tests/gpu/gpu_test_gpu_mesh" "$build/tests/gpu/gpu_test_gpu_count" \
+     "$build/tests/gpu/gpu_test_gpu_sign" "$carry/bin/"
   cp "$build"/tests/gpu/*.spv "$carry/spirv/"
   for m in bunny00.off armadillo.off elephant.off mesh_with_border.off degtri_sliding.off \
            cube-ouvert.off fandisk.off knot1.off cube.off icosahedron.off \
@@ -87,19 +97,57 @@ run() {
   case "$spirv_dir$data_dir" in /*/*) ;; *) echo "gpu-bench: bad $carry/paths" >&2; exit 1 ;; esac
   if [ ! -f "$spirv_dir/kernels.spv" ]; then mkdir -p "$spirv_dir" && cp "$carry"/spirv/*.spv "$spirv_dir/"; fi
   if [ ! -d "$data_dir/meshes" ]; then mkdir -p "$data_dir" && cp -r "$carry/data/meshes" "$data_dir/"; fi
-  local rc=0
-  timeout 180 "$carry/bin/gpu_test_gpu_kernels" || rc=1
-  timeout 180 "$carry/bin/gpu_test_gpu_mesh" || rc=1
-  timeout 180 "$carry/bin/gpu_test_gpu_sign" || rc=1
+  local rc=0 start budget
+  start=$(date +%s)
+  budget="${PROX_GPU_BUDGET:-540}"
+  : >"$out/steps.txt"
+  # step NAME MAX_SECONDS CMD...: runs CMD with a timeout of MAX_SECONDS, cut
+  # to what is left of the budget (less 10 s for the summary); records the result.
+  step() {
+    local name="$1" max="$2" left t0 s=0
+    shift 2
+    left=$((budget - ($(date +%s) - start) - 10))
+    if [ "$left" -lt 15 ]; then
+      echo "$name: not run (budget of ${budget} s spent)" | tee -a "$out/steps.txt"
+      rc=1
+      return
+    fi
+    [ "$max" -gt "$left" ] && max="$left"
+    echo "=== $name (timeout ${max} s)"
+    t0=$(date +%s)
+    timeout "$max" "$@" || s=$?
+    local what="ok"
+    [ "$s" -eq 124 ] && what="TIMED OUT after ${max} s"
+    [ "$s" -ne 0 ] && [ "$s" -ne 124 ] && what="FAILED (exit $s)"
+    [ "$s" -ne 0 ] && rc=1
+    echo "$name: $what in $(($(date +%s) - t0)) s" | tee -a "$out/steps.txt"
+  }
+  step "gpu_test_gpu_kernels" 90 "$carry/bin/gpu_test_gpu_kernels"
+  step "gpu_test_gpu_mesh" 100 "$carry/bin/gpu_test_gpu_mesh"
+  step "gpu_test_gpu_count" 60 "$carry/bin/gpu_test_gpu_count"
+  step "gpu_test_gpu_sign" 100 "$carry/bin/gpu_test_gpu_sign"
   local queries="${PROX_GPU_QUERIES:-1000000}"
   sleep 1  # let tee catch up
   if grep -q "gpu device: llvmpipe" "$out/gpu-bench.log" && [ "$queries" -gt 20000 ]; then
     echo "gpu-bench: the device is lavapipe (no GPU driver found): 20000 queries, not $queries"
     queries=20000
   fi
-  timeout 360 "$carry/bin/prox-bench-gpu" --meshes bunny-1m --workloads cp-near,ray-random \
-    --signed --queries "$queries" --reps 3 --data "$carry/data/meshes" || rc=1
-  echo "gpu-bench: exit $rc"
+  step "prox-bench-gpu bunny-1m" 300 "$carry/bin/prox-bench-gpu" --meshes bunny-1m \
+    --workloads cp-near,ray-random --signed --count --queries "$queries" --reps 3 \
+    --data "$carry/data/meshes"
+  sleep 1
+  {
+    echo "==== gpu-bench summary ($(date -u '+%Y-%m-%d %H:%M UTC'), $(($(date +%s) - start)) s)"
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null ||
+      echo "nvidia-smi: none"
+    echo "cores: $(nproc); Vulkan driver: ${icd:-loader default}"
+    grep -m1 "gpu device:" "$out/gpu-bench.log" || echo "gpu device: none reported"
+    grep -E "^\[  (PASSED|FAILED)  \]" "$out/gpu-bench.log" || true
+    cat "$out/steps.txt"
+    sed -n '/^GPU rows  device:/,/^cpuN = /p' "$out/gpu-bench.log"
+    echo "gpu-bench: exit $rc"
+  } >"$out/summary.txt"
+  cat "$out/summary.txt"
   return $rc
 }
 

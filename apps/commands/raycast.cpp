@@ -12,7 +12,7 @@
 //     normal_x/y/z         unit geometric normal (c1 - c0) x (c2 - c0) of the triangle
 //     front_face           uint8: 1 when the ray meets the side the normal points to
 //   --count: ray, count (int64: surface crossings); --any: ray, hit (uint8).
-// --device gpu (first hit and --any): through prox::gpu, in float
+// --device gpu (first hit, --any and --count): through prox::gpu, in float
 // (apps/gpu_device.hpp), MeshIndex<float>'s answers.
 // Rays that cannot hit (t_min > t_max, NaN, a zero or non-finite direction)
 // are answered as misses and counted in the summary line on stderr.
@@ -121,7 +121,8 @@ int run_raycast(const RaycastOptions& o) {
     std::vector<std::uint8_t> hit(o.any ? n : 0);
     std::vector<std::uint32_t> cnt(o.any ? 0 : n);
     if constexpr (std::is_same_v<T, double>) {
-      if (gpu) gpu_any_hits(m.index->mesh(), rays, hit);
+      if (gpu && o.any) gpu_any_hits(m.index->mesh(), rays, hit);
+      if (gpu && !o.any) gpu_count_hits(m.index->mesh(), rays, cnt);
     }
     if (!gpu) in_blocks(n, "prox raycast", [&](std::size_t b, std::size_t e) {
       const RaySpan in = RaySpan(rays).subspan(b, e - b);
@@ -198,8 +199,8 @@ Runner setup_raycast(CLI::App& app) {
   app.footer("Example: prox raycast bunny.off rays.txt --count -o counts.csv");
   return [o]() {
     check_table_output(o->table.out);
-    if (o->device == "gpu" && (o->all || o->count))
-      throw UsageError("--device gpu answers the first hit and --any, not --all or --count");
+    if (o->device == "gpu" && o->all)
+      throw UsageError("--device gpu answers the first hit, --any and --count, not --all");
     if (o->device == "gpu") return run_raycast<double>(*o);  // float inside prox::gpu
     return o->precision == "float" ? run_raycast<float>(*o) : run_raycast<double>(*o);
   };

@@ -31,6 +31,8 @@ struct Options {
   bool sign = false;                    ///< also the signed distance / SDF grid rows (sign_rows.cpp)
   bool sign_only = false;               ///< only those rows
   std::vector<int> sdf_grids{128};      ///< SDF grid resolutions of bunny for those rows
+  bool gpu = false;                     ///< also the GPU rows (gpu_rows.cpp; skipped without a device)
+  bool gpu_only = false;                ///< only those rows
 };
 
 /// Applies --quick's settings (bunny, 2,000 queries, 1 run, 200 checks) to `options`.

@@ -9,7 +9,8 @@
 namespace prox::bench {
 
 /// Adds --meshes, --workloads, --queries, --threads, --runs, --peers, --precision,
-/// --data, --check, --quick to `app`, writing into `options`.
+/// --data, --check, --quick, --hausdorff(-only), --sign(-only), --gpu(-only),
+/// --sdf-grids to `app`, writing into `options`.
 inline void add_cli_options(CLI::App& app, Options& options) {
   app.add_option("--meshes", options.meshes, "bunny,armadillo,bunny-1m,soup-1m")
       ->delimiter(',')
@@ -46,6 +47,10 @@ inline void add_cli_options(CLI::App& app, Options& options) {
   app.add_flag("--sign", options.sign,
                "also signed distance per sign method, the fast winding number and SDF grids");
   app.add_flag("--sign-only", options.sign_only, "only the signed distance and SDF grid rows");
+  app.add_flag("--gpu", options.gpu,
+               "also the GPU rows (prox::gpu: upload, queries/s beside 1 and N CPU threads, "
+               "+sign and +count rows, answers compared; one line when no Vulkan device exists)");
+  app.add_flag("--gpu-only", options.gpu_only, "only the GPU rows");
   app.add_option("--sdf-grids", options.sdf_grids, "SDF grid resolutions of bunny (with --sign)")
       ->delimiter(',')
       ->check(CLI::Range(2, 2048))

@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "bench_api.hpp"
+#include "gpu_rows.hpp"
 #include "hausdorff_peer.hpp"
 #include "sign_rows.hpp"
 #include "peer.hpp"
@@ -301,11 +302,13 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
   report.header(peers, missing);
 
   bool need_files = o.hausdorff || o.hausdorff_only || o.sign || o.sign_only;
+  if (o.gpu || o.gpu_only)
+    for (const std::string& m : o.meshes) need_files |= m != "soup-1m";
   for (const std::string& m : o.meshes) need_files |= (m == "bunny" || m == "armadillo" ||
                                                        m == "bunny-1m");
   const std::string data_dir = need_files ? resolve_data_dir(o.data_dir) : o.data_dir;
 
-  const bool only = o.hausdorff_only || o.sign_only;
+  const bool only = o.hausdorff_only || o.sign_only || o.gpu_only;
   for (const std::string& mesh_name : only ? std::vector<std::string>{} : o.meshes) {
     err << "[" << mesh_name << "] preparing mesh\n";
     const BenchMesh mesh = make_mesh(mesh_name, data_dir);
@@ -329,7 +332,22 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
   if (!only) report.print_targets();
   if (o.hausdorff || o.hausdorff_only) run_hausdorff_rows(o, data_dir, out, err);
   if (o.sign || o.sign_only) run_sign_rows(o, data_dir, out, err);
-  return report.prox_agrees() ? 0 : 1;
+  int gpu_status = 0;
+  if (o.gpu || o.gpu_only) {
+    GpuRowOptions g;
+    g.meshes = o.meshes;
+    g.workloads = o.workloads;
+    g.queries = std::size_t(o.queries);
+    g.data_dir = data_dir;
+    g.reps = o.runs;
+    g.threads = *std::max_element(o.threads.begin(), o.threads.end());
+    g.with_sign = true;
+    g.with_count = true;
+    g.skip_without_device = true;
+    err << "[gpu] GPU rows\n";
+    gpu_status = run_gpu_rows(g, out);
+  }
+  return report.prox_agrees() && gpu_status == 0 ? 0 : 1;
 }
 
 int run(const Options& options) { return run(options, std::cout, std::cerr); }

@@ -29,7 +29,7 @@ Conventions (every query):
   core; answers are bit for bit the same for any thread count.
 * Bad input raises ``ValueError`` with a one-line message naming what is wrong.
 * ``device="gpu"`` (compute_closest_points, compute_signed_distance, cast_rays,
-  test_occlusions) answers through prox::gpu (Vulkan compute) in float32: the
+  test_occlusions, count_intersections) answers through prox::gpu (Vulkan compute) in float32: the
   answers are those of the CPU on the float32 mesh, ``Mesh(vertices.astype(
   np.float32), faces)``, widened to the mesh's dtype (docs/gpu.md: bit for bit
   on a device with IEEE float/double rounding). Without a Vulkan device it raises
@@ -661,13 +661,16 @@ class Mesh:
         return self._impl.any_hits(o, d, t0, t1, _threads(threads), dev).reshape(lead)
 
     def count_intersections(self, rays: Any, directions: Any = None, *, t_min: float = 0.0,
-                            t_max: float = np.inf, threads: Optional[int] = None) -> np.ndarray:
+                            t_max: float = np.inf, threads: Optional[int] = None,
+                            device: str = "cpu") -> np.ndarray:
         """(...) int32: how many times each ray crosses the surface in [t_min, t_max].
         A crossing through a shared edge or vertex counts once (consistent symbolic
-        perturbation), so parity is reliable on closed meshes. Rays as in cast_rays."""
+        perturbation), so parity is reliable on closed meshes. Rays and device as in
+        cast_rays."""
+        dev = _device(device)
         o, d, lead = self._rays(rays, directions)
         t0, t1 = self._range(t_min, t_max)
-        return self._impl.count_hits(o, d, t0, t1, _threads(threads)).reshape(lead)
+        return self._impl.count_hits(o, d, t0, t1, _threads(threads), dev).reshape(lead)
 
     def list_intersections(self, rays: Any, directions: Any = None, *, t_min: float = 0.0,
                            t_max: float = np.inf,

@@ -115,7 +115,8 @@ class Mesh:
     def count_intersections(self, rays: npt.ArrayLike,
                             directions: Optional[npt.ArrayLike] = ..., *, t_min: float = ...,
                             t_max: float = ...,
-                            threads: Optional[int] = ...) -> np.ndarray: ...  # (...) int32
+                            threads: Optional[int] = ...,
+                            device: str = ...) -> np.ndarray: ...  # (...) int32
     # -> ray_splits (R+1,), ray_ids (H,), t_hit (H,), primitive_ids (H,), primitive_uvs (H, 2),
     # front_face (H,)
     def list_intersections(self, rays: npt.ArrayLike,

@@ -664,8 +664,21 @@ class PyMesh {
   }
 
   nb::object count_hits(const InArray<T>& origins, const InArray<T>& directions, T t_min,
-                        T t_max, int threads) const {
+                        T t_max, int threads, const std::string& device) const {
     const RayRows<T> rays(origins, directions, t_min, t_max, "count_intersections");
+    if (parse_device(device)) {
+      batch_options(threads);
+      GpuIndex& g = gpu();
+      Out<std::int32_t> count({rays.size()});
+      {
+        nb::gil_scoped_release release;
+        const std::vector<Ray<float>> r = rays.to_float();
+        std::vector<std::uint32_t> c(r.size());
+        g.count_hits(r, c);
+        for (std::size_t i = 0; i < c.size(); ++i) count.data[i] = std::int32_t(c[i]);
+      }
+      return count.array;
+    }
     return map_out<std::int32_t>(rays.size(), threads, [&](std::size_t i) {
       return std::int32_t(index_->count_hits(rays[i]));
     });

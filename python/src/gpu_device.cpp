@@ -93,6 +93,10 @@ void GpuIndex::any_hit(std::span<const Ray<float>> rays, std::span<std::uint8_t>
   locked([&] { impl_->device.any_hit(rays, out); });
 }
 
+void GpuIndex::count_hits(std::span<const Ray<float>> rays, std::span<std::uint32_t> out) {
+  locked([&] { impl_->device.count_hits(rays, out); });
+}
+
 void GpuIndex::signed_closest_point(const SignedMesh<MeshIndex<float>>& signer,
                                     std::span<const Vec3<float>> points,
                                     std::span<SignedClosestPoint<float>> out) {
@@ -122,6 +126,7 @@ void GpuIndex::closest_point(std::span<const Vec3<float>>, std::span<MeshClosest
 }
 void GpuIndex::first_hit(std::span<const Ray<float>>, std::span<MeshRayHit<float>>) { missing(); }
 void GpuIndex::any_hit(std::span<const Ray<float>>, std::span<std::uint8_t>) { missing(); }
+void GpuIndex::count_hits(std::span<const Ray<float>>, std::span<std::uint32_t>) { missing(); }
 void GpuIndex::signed_closest_point(const SignedMesh<MeshIndex<float>>&,
                                     std::span<const Vec3<float>>,
                                     std::span<SignedClosestPoint<float>>) {

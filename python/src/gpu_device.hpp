@@ -51,6 +51,7 @@ class GpuIndex {
                      float max_distance);
   void first_hit(std::span<const Ray<float>> rays, std::span<MeshRayHit<float>> out);
   void any_hit(std::span<const Ray<float>> rays, std::span<std::uint8_t> out);
+  void count_hits(std::span<const Ray<float>> rays, std::span<std::uint32_t> out);
   /// signer must wrap index().
   void signed_closest_point(const SignedMesh<MeshIndex<float>>& signer,
                             std::span<const Vec3<float>> points,

@@ -33,11 +33,22 @@ def gpu():
         pytest.skip(str(e))
 
 
+def float32_twin(m64):
+    """The float32 mesh whose CPU answers the GPU's must equal (the oracle)."""
+    return prox.Mesh(m64.vertices.astype(np.float32), m64.faces)
+
+
 @pytest.fixture(scope="module")
 def bunny(cgal_meshes):
     m64 = prox.load(cgal_meshes / "bunny00.off")
-    m32 = prox.Mesh(m64.vertices.astype(np.float32), m64.faces)
-    return m64, m32
+    return m64, float32_twin(m64)
+
+
+@pytest.fixture(params=["f64", "f32"])
+def bunny_and_oracle(request, bunny):
+    """(the bunny queried on the GPU, float64 or float32; the float32 bunny, the oracle)."""
+    m64, m32 = bunny
+    return (m64 if request.param == "f64" else m32), m32
 
 
 def same(got, want, key=""):
@@ -91,17 +102,15 @@ def test_device_name(gpu):
     assert prox.gpu_device() == gpu  # one context for the process
 
 
-@pytest.mark.parametrize("which", ["f64", "f32"])
-def test_closest_points(gpu, bunny, which):
-    m64, m32 = bunny
-    mesh = m64 if which == "f64" else m32
+def test_closest_points(gpu, bunny_and_oracle):
+    mesh, m32 = bunny_and_oracle
     p = queries(mesh, 1500)
     want = m32.compute_closest_points(p)
     got = mesh.compute_closest_points(p, device="gpu")
     same_dict(got, want)
     assert (got["primitive_ids"] >= 0).sum() == len(p) - 2
     # A search radius; leading dimensions.
-    r = 0.02 * float(np.ptp(m64.bounds, axis=0).max())
+    r = 0.02 * float(np.ptp(m32.bounds.astype(np.float64), axis=0).max())
     same_dict(mesh.compute_closest_points(p, max_distance=r, device="gpu"),
               m32.compute_closest_points(p, max_distance=r))
     grid = p[:1200].reshape(30, 40, 3)
@@ -111,10 +120,8 @@ def test_closest_points(gpu, bunny, which):
     same(mesh.compute_distance(p), mesh.compute_closest_points(p)["distance"])
 
 
-@pytest.mark.parametrize("which", ["f64", "f32"])
-def test_cast_rays_and_occlusions(gpu, bunny, which):
-    m64, m32 = bunny
-    mesh = m64 if which == "f64" else m32
+def test_cast_rays_occlusions_and_counts(gpu, bunny_and_oracle):
+    mesh, m32 = bunny_and_oracle
     r = rays(mesh, 1200)
     want = m32.cast_rays(r)
     got = mesh.cast_rays(r, device="gpu")
@@ -125,6 +132,32 @@ def test_cast_rays_and_occlusions(gpu, bunny, which):
               m32.cast_rays(r[:, :3], r[:, 3:], t_min=0.5, t_max=2.0))
     same(mesh.test_occlusions(r, device="gpu"), m32.test_occlusions(r))
     same(mesh.test_occlusions(r, t_max=0.7, device="gpu"), m32.test_occlusions(r, t_max=0.7))
+    same(mesh.count_intersections(r, device="gpu"), m32.count_intersections(r))
+    same(mesh.count_intersections(r, t_min=0.5, t_max=2.0, device="gpu"),
+         m32.count_intersections(r, t_min=0.5, t_max=2.0))
+
+
+def test_count_intersections_through_edges_and_corners(gpu):
+    # The unit cube (exact corners) and axis-aligned / diagonal rays from a grid
+    # of k/8 points: many pass exactly through edges and corners, where the
+    # crossing rule decides. The GPU's counts are the CPU's, and their parity is
+    # the origin's exact containment (odd strictly inside, even strictly outside).
+    v = np.array([[i & 1, (i >> 1) & 1, (i >> 2) & 1] for i in range(8)], dtype=np.float64)
+    f = [[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4],
+         [2, 6, 3], [3, 6, 7], [0, 4, 2], [2, 4, 6], [1, 3, 5], [3, 7, 5]]
+    cube = prox.Mesh(v, f)
+    g = np.arange(-1, 10) / 8.0
+    o = np.stack(np.meshgrid(g, g, g, indexing="ij"), axis=-1).reshape(-1, 3)
+    dirs = np.array([[0, 0, 1], [0, -1, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1], [-1, 0.25, 0.5]])
+    orig = np.repeat(o, len(dirs), axis=0)
+    d = np.tile(dirs, (len(o), 1))
+    got = cube.count_intersections(orig, d, device="gpu")
+    same(got, cube.count_intersections(orig, d))
+    inside = np.all((orig > 0) & (orig < 1), axis=1)
+    outside = np.any((orig < 0) | (orig > 1), axis=1)
+    assert inside.sum() > 1000 and outside.sum() > 1000
+    assert np.all(got[inside] % 2 == 1)
+    assert np.all(got[outside] % 2 == 0)
 
 
 @pytest.mark.parametrize("method", ["auto", "winding", "pseudonormal", "parity"])
@@ -140,7 +173,7 @@ def test_signed_distance(gpu, bunny, method):
 def test_open_mesh_and_threads(gpu, cgal_meshes):
     # An open mesh (auto signs by winding); concurrent callers share the context.
     m64 = prox.load(cgal_meshes / "elephant-with-holes.off")
-    m32 = prox.Mesh(m64.vertices.astype(np.float32), m64.faces)
+    m32 = float32_twin(m64)
     p = queries(m64, 300)
     want = m32.compute_signed_distance(p)
     assert want["method"] == "winding"
@@ -184,7 +217,8 @@ def test_bad_device():
     for call in (lambda d: m.compute_closest_points([[0.0, 0, 0]], device=d),
                  lambda d: m.compute_signed_distance([[0.0, 0, 0]], device=d),
                  lambda d: m.cast_rays([[0.0, 0, 1, 0, 0, -1]], device=d),
-                 lambda d: m.test_occlusions([[0.0, 0, 1, 0, 0, -1]], device=d)):
+                 lambda d: m.test_occlusions([[0.0, 0, 1, 0, 0, -1]], device=d),
+                 lambda d: m.count_intersections([[0.0, 0, 1, 0, 0, -1]], device=d)):
         with pytest.raises(ValueError, match="device must be 'cpu' or 'gpu', got 'cuda'"):
             call("cuda")
 

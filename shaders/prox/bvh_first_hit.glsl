@@ -8,11 +8,12 @@
 // first hit found (MeshIndex::any_hit: only `triangle >= 0` means anything).
 // A ray with a zero or non-finite direction, an origin outside prox's float
 // range (|coordinate| > 2^62, NaN, infinite), NaN t_min / t_max or
-// t_min > t_max misses; so does a hit whose t is not a finite float. Slab tests as the engine's (prox/bvh/traverse.hpp):
-// inverse directions kept finite, entry/exit widened by 2^-20, front to back.
+// t_min > t_max misses; so does a hit whose t is not a finite float. Slab tests as the
+// engine's (bvh_ray_nodes.glsl), front to back.
 #ifndef PROX_BVH_FIRST_HIT_GLSL
 #define PROX_BVH_FIRST_HIT_GLSL
 #include "bvh_stack.glsl"
+#include "bvh_ray_nodes.glsl"
 #include "flat_index.glsl"
 #include "ray_triangle.glsl"
 
@@ -46,15 +47,7 @@ ProxMeshHit prox_mesh_first_hit(vec3 origin, vec3 direction, float t_min, float 
   // The boxes are tested on the kernel's normalized ray (t' = t 2^t_exp), as
   // the engine does since issue 9.
   ProxWatertightRay wr = prox_watertight_ray(origin, direction, t_min, t_max);
-  vec3 inv;
-  for (int k = 0; k < 3; ++k) {
-    float d = wr.direction[k];
-    float iv = d == 0.0 ? prox_inf() : prox_div(1.0, d);
-    if (!prox_finite(iv)) iv = (floatBitsToUint(d) >> 31) != 0u ? -PROX_FLT_MAX : PROX_FLT_MAX;
-    inv[k] = iv;
-  }
-  bvec3 neg = lessThan(inv, vec3(0.0));
-  const float g = 1.0 / 1048576.0;
+  ProxRayBoxes q = prox_ray_boxes(wr);
   float t_lo = wr.t_min, t_hi = wr.t_max;
   ProxMeshHit best = prox_mesh_hit_miss(PROX_STATUS_OK);
 
@@ -76,26 +69,7 @@ ProxMeshHit prox_mesh_first_hit(vec3 origin, vec3 direction, float t_min, float 
       continue;
     }
     float key[8];
-    uint enter = 0u;
-    for (int k = 0; k < 8; ++k) {
-      if (prox_nodes[child].child[k] == PROX_INVALID) continue;
-      float tn = -prox_inf(), tf = prox_inf();
-      for (int a = 0; a < 3; ++a) {
-        float lo = prox_nodes[child].lo[a][k], hi = prox_nodes[child].hi[a][k];
-        precise float x = ((neg[a] ? hi : lo) - origin[a]) * inv[a];
-        precise float y = ((neg[a] ? lo : hi) - origin[a]) * inv[a];
-        if (x > tn) tn = x;  // a NaN slab is ignored, as in the engine
-        if (y < tf) tf = y;
-      }
-      precise float tnw = tn - abs(tn) * g;
-      precise float tfw = tf + abs(tf) * g;
-      if (prox_isnan(tnw) || prox_isnan(tfw)) continue;
-      float e = max(t_lo, tnw), x = min(t_hi, tfw);
-      if (e <= x) {
-        key[k] = e;
-        enter |= 1u << k;
-      }
-    }
+    uint enter = prox_ray_enter_children(q, child, t_lo, t_hi, key);
     if (!prox_stack_push_children(child, enter, key))
       return prox_mesh_hit_miss(PROX_STATUS_STACK_OVERFLOW);
   }

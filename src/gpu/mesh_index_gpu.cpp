@@ -1,5 +1,5 @@
 // src/gpu/mesh_index_gpu.cpp — MeshIndexGpu: the flat layout uploaded once,
-// queries streamed in batches through the two embedded compute shaders.
+// queries streamed in batches through the embedded compute shaders.
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -22,13 +22,12 @@ const std::uint32_t kClosestPointSpv[] = {
 const std::uint32_t kFirstHitSpv[] = {
 #include "first_hit.spv.inc"
 };
-
-template <class T>
-std::span<const std::byte> bytes_of(std::span<const T> s) {
-  return std::as_bytes(s);
-}
+const std::uint32_t kCountHitsSpv[] = {
+#include "count_hits.spv.inc"
+};
 
 using detail::ClosestOut;
+using detail::CountOut;
 using detail::HitOut;
 using detail::kStackOverflow;
 
@@ -43,26 +42,20 @@ MeshIndexGpu::MeshIndexGpu(Context& context, const MeshIndex<float>& index)
   m.empty = x.nodes.empty();
   m.closest = m.c.cached_pipeline(kClosestPointSpv, 5, 8);
   m.rays = m.c.cached_pipeline(kFirstHitSpv, 5, 8);
+  m.crossings = m.c.cached_pipeline(kCountHitsSpv, 5, 8);
   if (!m.empty) {
-    m.nodes = m.c.create_buffer(x.nodes.size_bytes(), Memory::device_local);
-    m.prims = m.c.create_buffer(x.prims.size_bytes(), Memory::device_local);
-    m.packs = m.c.create_buffer(x.packs.size_bytes(), Memory::device_local);
-    m.c.upload(m.nodes, bytes_of(x.nodes));
-    m.c.upload(m.prims, bytes_of(x.prims));
-    m.c.upload(m.packs, bytes_of(x.packs));
-    uploaded_bytes_ = x.nodes.size_bytes() + x.prims.size_bytes() + x.packs.size_bytes();
+    m.nodes = detail::upload_buffer(m.c, x.nodes, uploaded_bytes_);
+    m.prims = detail::upload_buffer(m.c, x.prims, uploaded_bytes_);
+    m.packs = detail::upload_buffer(m.c, x.packs, uploaded_bytes_);
   }
-  upload_seconds_ =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  upload_seconds_ = detail::seconds_since(start);
 }
 
 MeshIndexGpu::~MeshIndexGpu() = default;
 
 void MeshIndexGpu::closest_point(std::span<const Vec3<float>> points,
                                  std::span<MeshClosestPoint<float>> out, float max_distance) {
-  if (points.size() != out.size())
-    throw std::invalid_argument("gpu::closest_point: " + std::to_string(points.size()) +
-                                " points but " + std::to_string(out.size()) + " results");
+  detail::check_sizes("closest_point", points.size(), "points", out.size());
   Impl& m = *impl_;
   if (m.empty) {
     for (auto& r : out) r = MeshClosestPoint<float>{};
@@ -72,11 +65,7 @@ void MeshIndexGpu::closest_point(std::span<const Vec3<float>> points,
   m.reserve(batch);
   for (std::size_t first = 0; first < points.size(); first += batch) {
     const std::size_t n = std::min(batch, points.size() - first);
-    float* q = static_cast<float*>(m.queries.mapped);
-    for (std::size_t i = 0; i < n; ++i) {
-      const Vec3<float>& p = points[first + i];
-      q[4 * i] = p[0], q[4 * i + 1] = p[1], q[4 * i + 2] = p[2], q[4 * i + 3] = max_distance;
-    }
+    detail::write_points(m.queries.mapped, points.subspan(first, n), max_distance);
     m.run(m.closest, std::uint32_t(n), 0);
     const ClosestOut* r = static_cast<const ClosestOut*>(m.results.mapped);
     for (std::size_t i = 0; i < n; ++i) {
@@ -86,48 +75,37 @@ void MeshIndexGpu::closest_point(std::span<const Vec3<float>> points,
         ++cpu_fallbacks_;
         continue;
       }
-      o = MeshClosestPoint<float>{};
-      if (r[i].triangle < 0) continue;
-      o.point = Vec3<float>{r[i].px, r[i].py, r[i].pz};
-      o.sq_distance = r[i].sq_distance;
-      o.bary = Vec3<float>{r[i].bx, r[i].by, r[i].bz};
-      o.triangle = r[i].triangle;
-      o.feature = Feature(r[i].feature);
+      o = detail::to_closest(r[i]);
     }
   }
 }
 
 namespace {
-template <class OnResult>
-void trace(MeshIndexGpu::Impl& m, std::size_t batch_size, std::span<const Ray<float>> rays,
-           std::uint32_t mode, OnResult&& on_result) {
+/// Runs pipeline p (a ray shader: first_hit.comp or count_hits.comp) over the
+/// rays in batches; on_result(i, result) for each, Out the shader's result.
+template <class Out, class OnResult>
+void trace(MeshIndexGpu::Impl& m, const Pipeline& p, std::size_t batch_size,
+           std::span<const Ray<float>> rays, std::uint32_t mode, OnResult&& on_result) {
+  if (rays.empty()) return;
   const std::size_t batch = std::min(batch_size, rays.size());
   m.reserve(batch);
   for (std::size_t first = 0; first < rays.size(); first += batch) {
     const std::size_t n = std::min(batch, rays.size() - first);
-    float* q = static_cast<float*>(m.queries.mapped);
-    for (std::size_t i = 0; i < n; ++i) {
-      const Ray<float>& r = rays[first + i];
-      float* e = q + 8 * i;
-      e[0] = r.origin[0], e[1] = r.origin[1], e[2] = r.origin[2], e[3] = r.t_min;
-      e[4] = r.direction[0], e[5] = r.direction[1], e[6] = r.direction[2], e[7] = r.t_max;
-    }
-    m.run(m.rays, std::uint32_t(n), mode);
-    const HitOut* h = static_cast<const HitOut*>(m.results.mapped);
+    detail::write_rays(m.queries.mapped, rays.subspan(first, n));
+    m.run(p, std::uint32_t(n), mode);
+    const Out* h = static_cast<const Out*>(m.results.mapped);
     for (std::size_t i = 0; i < n; ++i) on_result(first + i, h[i]);
   }
 }
 }  // namespace
 
 void MeshIndexGpu::first_hit(std::span<const Ray<float>> rays, std::span<MeshRayHit<float>> out) {
-  if (rays.size() != out.size())
-    throw std::invalid_argument("gpu::first_hit: " + std::to_string(rays.size()) +
-                                " rays but " + std::to_string(out.size()) + " results");
+  detail::check_sizes("first_hit", rays.size(), "rays", out.size());
   if (impl_->empty) {
     for (auto& r : out) r = MeshRayHit<float>{};
     return;
   }
-  trace(*impl_, batch_, rays, 0, [&](std::size_t i, const HitOut& h) {
+  trace<HitOut>(*impl_, impl_->rays, batch_, rays, 0, [&](std::size_t i, const HitOut& h) {
     if (h.status == kStackOverflow) {
       out[i] = index_.first_hit(rays[i]);
       ++cpu_fallbacks_;
@@ -146,14 +124,12 @@ void MeshIndexGpu::first_hit(std::span<const Ray<float>> rays, std::span<MeshRay
 }
 
 void MeshIndexGpu::any_hit(std::span<const Ray<float>> rays, std::span<std::uint8_t> out) {
-  if (rays.size() != out.size())
-    throw std::invalid_argument("gpu::any_hit: " + std::to_string(rays.size()) + " rays but " +
-                                std::to_string(out.size()) + " results");
+  detail::check_sizes("any_hit", rays.size(), "rays", out.size());
   if (impl_->empty) {
     for (auto& r : out) r = 0;
     return;
   }
-  trace(*impl_, batch_, rays, 1, [&](std::size_t i, const HitOut& h) {
+  trace<HitOut>(*impl_, impl_->rays, batch_, rays, 1, [&](std::size_t i, const HitOut& h) {
     if (h.status == kStackOverflow) {
       out[i] = index_.any_hit(rays[i]) ? 1 : 0;
       ++cpu_fallbacks_;
@@ -163,11 +139,25 @@ void MeshIndexGpu::any_hit(std::span<const Ray<float>> rays, std::span<std::uint
   });
 }
 
+void MeshIndexGpu::count_hits(std::span<const Ray<float>> rays, std::span<std::uint32_t> out) {
+  detail::check_sizes("count_hits", rays.size(), "rays", out.size());
+  if (impl_->empty) {
+    for (auto& r : out) r = 0;
+    return;
+  }
+  trace<CountOut>(*impl_, impl_->crossings, batch_, rays, 0, [&](std::size_t i, const CountOut& c) {
+    if (c.status == kStackOverflow) {
+      out[i] = std::uint32_t(index_.count_hits(rays[i]));
+      ++cpu_fallbacks_;
+      return;
+    }
+    out[i] = c.count;
+  });
+}
+
 void MeshIndexGpu::signed_distance(std::span<const Vec3<float>> points,
                                    std::span<MeshSignedDistance<float>> out) {
-  if (points.size() != out.size())
-    throw std::invalid_argument("gpu::signed_distance: " + std::to_string(points.size()) +
-                                " points but " + std::to_string(out.size()) + " results");
+  detail::check_sizes("signed_distance", points.size(), "points", out.size());
   std::vector<MeshClosestPoint<float>> cp(points.size());
   closest_point(points, cp);
   index_.build_far_field();

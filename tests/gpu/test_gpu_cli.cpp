@@ -75,15 +75,16 @@ TEST(GpuCli, ClosestAndRaycastEqualTheFloatIndex) {
   spit(dir / "r.txt", in.rays_text);
 
   // --signed: every sign column is SignedMesh<MeshIndex<float>>'s, for auto
-  // (pseudonormal on the closed bunny), pseudonormal (both signed on the GPU),
-  // winding and parity (on the CPU); stderr says where.
+  // (pseudonormal on the closed bunny), pseudonormal and parity (signed on the
+  // GPU) and winding (on the CPU); stderr says where.
   for (const char* method : {"auto", "pseudonormal", "winding", "parity"}) {
     const RunResult c = run_prox({"closest", mesh_path(), dir / "p.txt", "--device", "gpu",
                                   "--signed", "--sign-method", method});
     ASSERT_EQ(c.code, 0) << c.err;
-    const bool on_gpu = std::string(method) == "auto" || std::string(method) == "pseudonormal";
-    EXPECT_NE(c.err.find(on_gpu ? "sign by pseudonormal on the GPU"
-                                : std::string("sign by ") + method + " on the CPU"),
+    const std::string m = method;
+    EXPECT_NE(c.err.find(m == "auto" || m == "pseudonormal" ? "sign by pseudonormal on the GPU"
+                         : m == "parity"                    ? "sign by parity on the GPU"
+                                                            : "sign by winding on the CPU"),
               std::string::npos)
         << c.err;
     const Csv cc = parse_csv(c.out);
@@ -136,6 +137,17 @@ TEST(GpuCli, ClosestAndRaycastEqualTheFloatIndex) {
   const Csv ac = parse_csv(a.out);
   for (std::size_t i = 0; i < in.rays.size(); ++i)
     EXPECT_EQ(num(ac.rows[i][column(ac, "hit")]), index.any_hit(in.rays[i]) ? 1.0 : 0.0) << "ray " << i;
+  const RunResult n = run_prox({"raycast", mesh_path(), dir / "r.txt", "--device", "gpu", "--count"});
+  ASSERT_EQ(n.code, 0) << n.err;
+  const Csv nc = parse_csv(n.out);
+  ASSERT_EQ(nc.rows.size(), in.rays.size());
+  std::size_t crossing = 0;
+  for (std::size_t i = 0; i < in.rays.size(); ++i) {
+    const std::size_t c = index.count_hits(in.rays[i]);
+    crossing += c > 0;
+    EXPECT_EQ(num(nc.rows[i][column(nc, "count")]), double(c)) << "ray " << i;
+  }
+  EXPECT_GT(crossing, 0u);
 }
 
 TEST(GpuCli, SignedOnUnreliableMeshesAsOnTheCpu) {
@@ -196,8 +208,9 @@ TEST(GpuCli, NoDeviceIsOneLineExitOneAndNoFile) {
   }
   EXPECT_FALSE(std::filesystem::exists(dir / "c.csv"));
   EXPECT_FALSE(std::filesystem::exists(dir / "r.csv"));
-  const RunResult u = run_prox({"raycast", mesh_path(), dir / "r.txt", "--device", "gpu", "--count"});
+  const RunResult u = run_prox({"raycast", mesh_path(), dir / "r.txt", "--device", "gpu", "--all"});
   EXPECT_EQ(u.code, 2) << u.err;
+  EXPECT_NE(u.err.find("not --all"), std::string::npos) << u.err;
   if (keep.empty()) {
     unsetenv("VK_ICD_FILENAMES");
     unsetenv("VK_DRIVER_FILES");

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "exact_shapes.hpp"
 #include "gpu_support.hpp"
 #include "mesh/mesh_support.hpp"
 #include "prox/mesh/diagnostics.hpp"
@@ -67,57 +68,6 @@ std::string differing(const SignedClosestPoint<float>& a, const SignedClosestPoi
   add(a.confidence == b.confidence, "confidence");
   return d;
 }
-
-TriangleMesh<double> flipped(const TriangleMesh<double>& m) {
-  std::vector<Tri> f = m.triangles();
-  for (Tri& t : f) std::swap(t[1], t[2]);
-  return TriangleMesh<double>(m.vertices(), std::move(f));
-}
-
-TriangleMesh<double> outward(TriangleMesh<double> m) {
-  return diagnose(m).outward() ? m : flipped(m);
-}
-
-/// The unit cube [0, 1]^3, outward, exact coordinates.
-TriangleMesh<double> cube() {
-  std::vector<Vec3d> v;
-  for (int i = 0; i < 8; ++i) v.push_back({double(i & 1), double((i >> 1) & 1), double((i >> 2) & 1)});
-  const std::vector<Tri> f = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
-                              {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
-  return outward(TriangleMesh<double>(std::move(v), f));
-}
-
-/// A prism: the polygon `l` of the xz plane (counter-clockwise, seen by a fan
-/// from its first corner) extruded along y over [0, 1], outward.
-TriangleMesh<double> prism(const std::vector<std::pair<double, double>>& l) {
-  std::vector<Vec3d> v;
-  for (double y : {0.0, 1.0})
-    for (const auto& [x, z] : l) v.push_back({x, y, z});
-  const auto n = std::uint32_t(l.size());
-  std::vector<Tri> f;
-  for (std::uint32_t i = 0; i < n; ++i) {  // sides
-    const std::uint32_t j = (i + 1) % n;
-    f.push_back({i, j, j + n});
-    f.push_back({i, j + n, i + n});
-  }
-  // Caps: a fan from corner 0.
-  for (std::uint32_t k = 1; k + 1 < n; ++k) {
-    f.push_back({0, k + 1, k});
-    f.push_back({n, n + k, n + k + 1});
-  }
-  return outward(TriangleMesh<double>(std::move(v), std::move(f)));
-}
-
-/// An L-shaped block (the unit cube less the quarter x > 1/2, z > 1/2): concave
-/// edges and saddle vertices, exact coordinates.
-TriangleMesh<double> notched_block() {
-  return prism({{0, 0}, {1, 0}, {1, 0.5}, {0.5, 0.5}, {0.5, 1}, {0, 1}});
-}
-
-/// A thin wedge (apex angle 2 atan(1/6), about 19 degrees): outside its sharp
-/// edges the normal cone is wider than 90 degrees, so the edge and vertex
-/// pseudonormals give other signs than either face's normal would.
-TriangleMesh<double> wedge() { return prism({{0, 0}, {1, 0}, {0.5, 3}}); }
 
 /// Points on and just off every kind of feature: vertices (+ offsets along
 /// random directions), edges (a point on the edge + offsets), faces (+- along
@@ -166,7 +116,8 @@ std::vector<Vec3<float>> grid_points(const TriangleMesh<float>& m, int per_unit)
 }
 
 struct Tally {
-  std::size_t points = 0, found = 0, inside = 0, unsure = 0, cpu_parity = 0, ties = 0;
+  std::size_t points = 0, found = 0, inside = 0, unsure = 0, parity = 0, ties = 0;
+  // parity: answers with parity votes (the parity method, or a zero product)
   std::size_t unsure_pseudonormal = 0;  // unsure answers the pseudonormal decided
   std::size_t kernel_gap = 0;  // closest points on the C++ kernel's far-corner path that differ
   std::size_t feature[3] = {0, 0, 0};  // vertex, edge, face
@@ -211,7 +162,9 @@ Tally check(gpu::Context& ctx, const MeshIndex<float>& index, const SignedMesh<M
   gpu::MeshIndexGpu g(ctx, index);
   g.set_batch_size(300);
   gpu::SignedMeshGpu s(g, sm);
-  EXPECT_EQ(s.sign_on_gpu(), sm.method() == SignMethod::pseudonormal) << what;
+  EXPECT_EQ(s.sign_on_gpu(), sm.method() == SignMethod::pseudonormal ||
+                                 sm.method() == SignMethod::parity)
+      << what;
   std::vector<SignedClosestPoint<float>> out(pts.size());
   s.query(std::span(pts).first(pts.size() / 3), std::span(out).first(pts.size() / 3), radius);
   g.set_batch_size(700);
@@ -252,7 +205,7 @@ Tally check(gpu::Context& ctx, const MeshIndex<float>& index, const SignedMesh<M
     y.unsure += c.confidence == SignConfidence::unsure;
     y.unsure_pseudonormal +=
         c.confidence == SignConfidence::unsure && c.method == SignMethod::pseudonormal;
-    y.cpu_parity += sm.method() == SignMethod::pseudonormal && o.method == SignMethod::parity;
+    y.parity += o.votes > 0;
     const int f = int(c.closest.feature);
     ++y.feature[f < 3 ? 0 : f < 6 ? 1 : 2];
     y.ties += is_tie(index, pts[i], c.closest, around);
@@ -260,13 +213,22 @@ Tally check(gpu::Context& ctx, const MeshIndex<float>& index, const SignedMesh<M
   EXPECT_EQ(sign_differ, 0u) << what << ": " << sign_differ << " of " << pts.size()
                              << " signs differ from SignedMesh::sign of the GPU's closest point";
   EXPECT_EQ(differ, 0u) << what << ": " << differ << " of " << pts.size() << " differ";
-  if (sm.method() == SignMethod::pseudonormal) {
-    EXPECT_EQ(s.cpu_signs(), y.cpu_parity + g.cpu_fallbacks()) << what;
+  if (s.sign_on_gpu()) {
+    // Every parity vote came from rays counted on the GPU (the whole query
+    // goes to the CPU only after a closest-point stack overflow, pseudonormal).
+    EXPECT_EQ(s.cpu_signs(), sm.method() == SignMethod::pseudonormal ? g.cpu_fallbacks() : 0u)
+        << what;
+    if (g.cpu_fallbacks() == 0) {
+      EXPECT_EQ(s.parity_signs(), y.parity) << what;
+    }
+  } else {
+    EXPECT_EQ(s.cpu_signs(), pts.size()) << what;
   }
   std::printf("%-34s %5zu pts (%zu found, %zu inside, %zu unsure) v/e/f %zu/%zu/%zu, %zu ties, "
-              "%zu signed on the CPU, %zu differ (%zu closest points on the far-corner path)\n",
+              "%zu by parity rays, %zu on the CPU, %zu differ (%zu closest points on the far-corner path)\n",
               what.c_str(), y.points, y.found, y.inside, y.unsure, y.feature[0], y.feature[1],
-              y.feature[2], y.ties, s.cpu_signs(), differ + sign_differ, y.kernel_gap);
+              y.feature[2], y.ties, s.parity_signs(), s.cpu_signs(), differ + sign_differ,
+              y.kernel_gap);
   return y;
 }
 
@@ -424,11 +386,12 @@ TEST(GpuSign, UnreliableMeshesAreMarkedAsOnTheCpu) {
   EXPECT_GT(t.found, 0u);
 }
 
-TEST(GpuSign, ZeroProductsGoToTheCpuParityRays) {
+TEST(GpuSign, ZeroProductsCastParityRaysOnTheGpu) {
   // A closed icosphere with a degenerate triangle (corners a, a, b on the edge
   // ab) at id 0: it ties with the real triangles along that edge and wins (the
   // lowest id); its edge has no pseudonormal (0), so the product is 0 and
-  // SignedMesh::sign casts parity rays. The GPU hands exactly those points to it.
+  // SignedMesh::sign casts parity rays; SignedMeshGpu casts the same rays on
+  // the GPU for exactly those points (count_hits), with the same votes.
   gpu::Context* ctx = nullptr;
   gpu_or_skip(ctx);
   if (!ctx) return;
@@ -448,8 +411,55 @@ TEST(GpuSign, ZeroProductsGoToTheCpuParityRays) {
   for (int i = 0; i < 200; ++i) pts.push_back(((a + (b - a) * u(rng)) * s(rng)).cast<float>());
   const Tally t = check(*ctx, index, sm, pts, std::numeric_limits<float>::infinity(),
                         "icosphere + degenerate triangle");
-  EXPECT_GT(t.cpu_parity, 20u);
+  EXPECT_GT(t.parity, 20u);
   EXPECT_GT(t.inside, 0u);
+}
+
+TEST(GpuSign, ParityRaysOnTheGpuEqualCpu) {
+  // The parity method: the closest points, then options().parity_rays fixed
+  // rays per point counted on the GPU; votes, sign and confidence must be
+  // SignedMesh's. Closed meshes in either orientation (parity is exact on
+  // both), one with a flipped face, an open mesh (unsure where the rays split),
+  // 1, 3 and 7 rays; exact grid points on the cube and the notched block
+  // (rays from them pass exactly through edges and vertices: the crossing rule).
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  const std::size_t n = std::size_t(scaled_count(600, 100));
+  const float inf = std::numeric_limits<float>::infinity();
+  const auto ico = icosphere(3);
+  std::vector<Tri> one_flipped = ico.triangles();
+  std::swap(one_flipped[7][1], one_flipped[7][2]);
+  struct Case {
+    std::string name;
+    TriangleMesh<float> mesh;
+    bool grid;
+  };
+  const std::vector<Case> cases = {
+      {"icosphere(3)", to_float(ico), false},
+      {"icosphere inside out", to_float(flipped(ico)), false},
+      {"icosphere one face flipped", to_float(TriangleMesh<double>(ico.vertices(), one_flipped)),
+       false},
+      {"torus(1, 0.35, 48x24)", to_float(torus(1.0, 0.35, 48, 24)), false},
+      {"elephant.off", to_float(cgal_mesh("elephant.off")), false},
+      {"mesh_with_border.off (open)", to_float(cgal_mesh("mesh_with_border.off")), false},
+      {"cube [0,1]^3", to_float(cube()), true},
+      {"notched block", to_float(notched_block()), true},
+  };
+  for (const Case& c : cases) {
+    const MeshIndex<float> index(c.mesh);
+    std::vector<Vec3<float>> pts = c.grid ? grid_points(c.mesh, test_scale() < 0.5 ? 4 : 8)
+                                          : mixed_points(c.mesh, n, 71);
+    for (const int rays : {1, 3, 7}) {
+      if (rays != 3 && c.grid) continue;
+      const SignedMesh<MeshIndex<float>> sm(index, SignOptions{SignMethod::parity, rays});
+      ASSERT_EQ(sm.method(), SignMethod::parity) << c.name;
+      const Tally t = check(*ctx, index, sm, pts, inf,
+                            c.name + " parity x" + std::to_string(rays));
+      EXPECT_GT(t.parity, t.found / 2) << c.name;
+      EXPECT_GT(t.inside, 0u) << c.name;
+    }
+  }
 }
 
 TEST(GpuSign, SignedClosestPointAndErrors) {

@@ -2,9 +2,10 @@
 //
 // prox::gpu runs the GLSL twins of prox's kernels (shaders/prox/*.glsl) over
 // the engine's flat layout (MeshIndex<float>::layout(), uploaded unchanged),
-// so its answers are the CPU's: closest_point, first_hit and any_hit equal
-// MeshIndex<float> (same triangle; same point, distance, barycentrics and
-// feature, or t, u, v and side) on a device that rounds IEEE float/double as
+// so its answers are the CPU's: closest_point, first_hit, any_hit and
+// count_hits equal MeshIndex<float> (same triangle; same point, distance,
+// barycentrics and feature, or t, u, v and side; the same crossing count) on a
+// device that rounds IEEE float/double as
 // the Vulkan spec's correctly rounded operations do; the tests check this on
 // Mesa's lavapipe. Float denormals: a device that flushes them (lavapipe,
 // Vulkan's default) may differ on values below 2^-126. docs/gpu.md says more.
@@ -14,9 +15,10 @@
 // for field; with the pseudonormal method (what `auto` picks on a closed,
 // consistently and outward oriented mesh) the sign is computed on the GPU in
 // the closest point's dispatch (the closest feature's pseudonormal, one double
-// dot product, prox/pseudonormal_sign.glsl); only points whose product is
-// exactly 0 are signed on the CPU (by parity rays, as SignedMesh does). The
-// winding and parity methods sign on the CPU. signed_distance is
+// dot product, prox/pseudonormal_sign.glsl); points whose product is exactly
+// 0 are signed by parity rays, as SignedMesh does. With the parity method (and
+// for those points) the parity rays are counted on the GPU (count_hits). The
+// winding method signs on the CPU. signed_distance is
 // MeshIndex::signed_distance (GPU distance, the CPU's winding number).
 //
 // The Vulkan loader (libvulkan.so.1) is opened at run time: a program linked
@@ -32,6 +34,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "prox/core/ray.hpp"
 #include "prox/core/vec.hpp"
@@ -104,6 +107,10 @@ class MeshIndexGpu {
   void first_hit(std::span<const Ray<float>> rays, std::span<MeshRayHit<float>> out);
   /// out[i] = index.any_hit(rays[i]) (1 or 0).
   void any_hit(std::span<const Ray<float>> rays, std::span<std::uint8_t> out);
+  /// out[i] = index.count_hits(rays[i]): surface crossings in [t_min, t_max],
+  /// a ray through a shared edge or vertex counted once where it crosses
+  /// (prox/crossing.glsl, the twin of prox/mesh/ray_crossing.hpp).
+  void count_hits(std::span<const Ray<float>> rays, std::span<std::uint32_t> out);
   /// out[i] = index.signed_distance(points[i]): distances from the GPU, the
   /// winding number (and so the sign) from the CPU.
   void signed_distance(std::span<const Vec3<float>> points,
@@ -146,9 +153,12 @@ class MeshIndexGpu {
 /// face of the GPU's closest triangle, which is the CPU's: ties to the lowest
 /// triangle id, the feature from the kernel's regions) and the sign of
 /// (p - closest) . n in double, as SignedMesh::sign computes it. A product of
-/// exactly 0 (no normal there: a degenerate closest triangle) is signed on the
-/// CPU by SignedMesh::sign (parity rays), as on the CPU. Winding and parity
-/// sign on the CPU (all cores) after the GPU's closest points.
+/// exactly 0 (no normal there: a degenerate closest triangle) is signed by
+/// parity rays, as SignedMesh::sign does. Parity (that method, and those
+/// points): the closest points, then the options().parity_rays fixed rays of
+/// each point counted on the GPU (count_hits), the votes, sign and confidence
+/// as SignedMesh::sign forms them. Winding signs on the CPU (all cores) after
+/// the GPU's closest points.
 /// Both objects must outlive this one; same threading rule as Context.
 class SignedMeshGpu {
  public:
@@ -163,11 +173,17 @@ class SignedMeshGpu {
   void query(std::span<const Vec3<float>> points, std::span<SignedClosestPoint<float>> out,
              float max_distance = ScalarTraits<float>::infinity());
 
-  /// Whether signs are computed on the GPU (the pseudonormal method, a non-empty mesh).
+  /// Whether signs are computed on the GPU (the pseudonormal or parity
+  /// method, a non-empty mesh).
   bool sign_on_gpu() const { return on_gpu_; }
-  /// Points SignedMesh::sign handled on the CPU so far (winding, parity, no
-  /// inside: every point; pseudonormal: zero products and stack fallbacks).
+  /// Points SignedMesh::sign handled on the CPU so far (winding, no inside:
+  /// every point; pseudonormal: points whose traversal overflowed the
+  /// shader's stack; parity: none, a fallback's closest point is still signed
+  /// by rays on the GPU).
   std::size_t cpu_signs() const { return cpu_signs_; }
+  /// Points signed by parity rays counted on the GPU so far (parity: every
+  /// point off the surface; pseudonormal: the zero products).
+  std::size_t parity_signs() const { return parity_signs_; }
   /// Bytes of the pseudonormal table uploaded (0 unless sign_on_gpu()).
   std::size_t uploaded_bytes() const { return uploaded_bytes_; }
   double upload_seconds() const { return upload_seconds_; }
@@ -175,11 +191,18 @@ class SignedMeshGpu {
   struct Impl;
 
  private:
+  // The two GPU methods' first pass; `parity` gets the points left to the rays.
+  void query_parity(std::span<const Vec3<float>> points, std::span<SignedClosestPoint<float>> out,
+                    float max_distance, std::vector<std::size_t>& parity);
+  void query_pseudonormal(std::span<const Vec3<float>> points,
+                          std::span<SignedClosestPoint<float>> out, float max_distance,
+                          std::vector<std::size_t>& parity);
   MeshIndexGpu& index_;
   const SignedMesh<MeshIndex<float>>& signer_;
   std::unique_ptr<Impl> impl_;
   bool on_gpu_ = false;
   std::size_t cpu_signs_ = 0;
+  std::size_t parity_signs_ = 0;
   std::size_t uploaded_bytes_ = 0;
   double upload_seconds_ = 0;
 };
