@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <tbb/task_arena.h>
@@ -127,8 +128,8 @@ PROX_FORCE_INLINE F splat(float x) {
   return F{} + x;
 }
 PROX_FORCE_INLINE F8 join8(F4 lo, F4 hi) { return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7); }
-PROX_FORCE_INLINE F4 lo4(F8 v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3); }
-PROX_FORCE_INLINE F4 hi4(F8 v) { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
+PROX_FORCE_INLINE F4 lo4(const F8& v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3); }
+PROX_FORCE_INLINE F4 hi4(const F8& v) { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
 
 /// Four (F4) or eight (F8) triangles prepared once for several points (the
 /// three corners of a sub-triangle): the corners, the edges, the normal n =
@@ -156,7 +157,7 @@ PROX_FORCE_INLINE void cross3(const F* u, const F* v, F* out) {
   out[2] = u[0] * v[1] - u[1] * v[0];
 }
 template <class F>
-PROX_FORCE_INLINE F safe_inv(F x) {
+PROX_FORCE_INLINE F safe_inv(const F& x) {
   const F zero = splat<F>(0), one = splat<F>(1);
   return one / (x > zero ? x : one);
 }
@@ -207,7 +208,7 @@ PROX_FORCE_INLINE TriN<F8> prepare8(const LeafPack<float>& k0, const LeafPack<fl
 /// Squared distance from q (minus a corner) to the segment corner + t e, t in
 /// [0, 1] (ie = 1 / |e|^2), and t.
 template <class F>
-PROX_FORCE_INLINE F seg_sq(const F* e, F ie, F qx, F qy, F qz, F& t) {
+PROX_FORCE_INLINE F seg_sq(const F* e, const F& ie, const F& qx, const F& qy, const F& qz, F& t) {
   const F zero = splat<F>(0), one = splat<F>(1);
   t = (qx * e[0] + qy * e[1] + qz * e[2]) * ie;
   t = t > zero ? t : zero;
@@ -220,7 +221,7 @@ PROX_FORCE_INLINE F seg_sq(const F* e, F ie, F qx, F qy, F qz, F& t) {
 /// and, when w is not null, the weights (of corners a, b, c) of the nearest
 /// point found per lane.
 template <class F>
-PROX_FORCE_INLINE F sq_dist(const TriN<F>& s, F px, F py, F pz, F* w = nullptr) {
+PROX_FORCE_INLINE F sq_dist(const TriN<F>& s, const F& px, const F& py, const F& pz, F* w = nullptr) {
   const F zero = splat<F>(0), one = splat<F>(1);
   const F apx = px - s.a[0], apy = py - s.a[1], apz = pz - s.a[2];
   const F bpx = px - s.b[0], bpy = py - s.b[1], bpz = pz - s.b[2];
@@ -359,11 +360,14 @@ class OneSided {
 #if PROX_HAUSDORFF_AVX2
     if (avx2_) return guess_point_avx2(p);
 #endif
-    return guess_point_body(p);
+    return guess_point_body<false>(p);
   }
 #if PROX_HAUSDORFF_AVX2
-  [[gnu::target("avx2")]] PointHit guess_point_avx2(const V& p) const { return guess_point_body(p); }
+  [[gnu::target("avx2")]] PointHit guess_point_avx2(const V& p) const { return guess_point_body<true>(p); }
 #endif
+  /// Wide: 8-lane calls (the AVX2 build); else 4-lane (the baseline build, where
+  /// 256-bit vectors would be split): the same operations per lane, the same bits.
+  template <bool Wide>
   PROX_FORCE_INLINE PointHit guess_point_body(const V& p) const {
     const bvh::PointQuery q(p);
     bvh::NearestTest<false> test{q, std::numeric_limits<float>::infinity()};
@@ -379,13 +383,18 @@ class OneSided {
       float fbest = std::numeric_limits<float>::infinity();
       float bw[3] = {1, 0, 0};
       const F8 px8 = join8(px, px), py8 = join8(py, py), pz8 = join8(pz, pz);
+      constexpr std::uint32_t kStep = Wide ? 8 : 4;
       bvh::descend_nearest(layout_.nodes, test, [&](std::uint32_t first, std::uint32_t count) PROX_LAMBDA_INLINE {
-        // Two packs per 8-lane call (the last one twice when the leaf has an odd number).
-        for (std::uint32_t s = first; s < first + count; s += 8) {
-          const std::uint32_t p0 = s / 4, p1 = s + 4 < first + count ? p0 + 1 : p0;
-          F8 w[3];
-          const F8 d = sq_dist<F8>(prepare8(fpacks_[p0], fpacks_[p1]), px8, py8, pz8, w);
-          const std::uint32_t n = std::min<std::uint32_t>(8, first + count - s);
+        // Wide: two packs per 8-lane call (the last one twice when the leaf has an odd number).
+        for (std::uint32_t s = first; s < first + count; s += kStep) {
+          std::conditional_t<Wide, F8, F4> w[3], d;
+          if constexpr (Wide) {
+            const std::uint32_t p0 = s / 4, p1 = s + 4 < first + count ? p0 + 1 : p0;
+            d = sq_dist<F8>(prepare8(fpacks_[p0], fpacks_[p1]), px8, py8, pz8, w);
+          } else {
+            d = sq_dist4(prepare4(fpacks_[s / 4]), px, py, pz, w);
+          }
+          const std::uint32_t n = std::min<std::uint32_t>(kStep, first + count - s);
           for (std::uint32_t l = 0; l < n; ++l) {
             const auto t = static_cast<std::int32_t>(layout_.prims[s + l]);
             if (d[l] < fbest || (d[l] == fbest && t < tri)) {
@@ -430,16 +439,17 @@ class OneSided {
 #if PROX_HAUSDORFF_AVX2
     if (avx2_) return bound_item_avx2(it, threshold, target, searched);
 #endif
-    return bound_item_float(it, threshold, target, searched);
+    return bound_item_float<false>(it, threshold, target, searched);
   }
 #if PROX_HAUSDORFF_AVX2
   /// The same code built for AVX2 (three-operand VEX forms of the same
   /// operations; no FMA contraction: -ffp-contract=off), so the same results.
   [[gnu::target("avx2")]] double bound_item_avx2(Item& it, double threshold, double target,
                                                  bool& searched) const {
-    return bound_item_float(it, threshold, target, searched);
+    return bound_item_float<true>(it, threshold, target, searched);
   }
 #endif
+  template <bool Wide>
   PROX_FORCE_INLINE double bound_item_float(Item& it, double threshold, double target,
                                             bool& searched) const;
 
@@ -593,6 +603,7 @@ double OneSided<T>::bound_item(Item& it, double threshold, double target, bool& 
 }
 
 template <class T>
+template <bool Wide>
 PROX_FORCE_INLINE double OneSided<T>::bound_item_float(Item& it, double threshold, double target,
                                                        bool& searched) const {
   const double stop = target * (1 - 1e-12) - 32 * kEps * s_;
@@ -613,17 +624,31 @@ PROX_FORCE_INLINE double OneSided<T>::bound_item_float(Item& it, double threshol
   const F8 x01 = join8(cx[0], cx[1]), y01 = join8(cy[0], cy[1]), z01 = join8(cz[0], cz[1]);
   const F8 x22 = join8(cx[2], cx[2]), y22 = join8(cy[2], cy[2]), z22 = join8(cz[2], cz[2]);
   auto offer = [&](const LeafPack<float>& pk, const std::int32_t* ids, std::uint32_t n) PROX_LAMBDA_INLINE {
-    const TriN<F8> tri = prepare8(pk, pk);
-    const F8 d01 = sq_dist<F8>(tri, x01, y01, z01);
-    F4 m = lo4(d01);
-    const F4 d1 = hi4(d01);
-    m = m > d1 ? m : d1;
+    F4 m;
     // The max only grows: no lane can win if two corners already exceed the
     // best (padding lanes repeat a real one, so all four lanes may be tested).
-    const auto open = m <= splat4(best_f);
-    if ((open[0] | open[1] | open[2] | open[3]) == 0) return;
-    const F4 d2 = lo4(sq_dist<F8>(tri, x22, y22, z22));
-    m = m > d2 ? m : d2;
+    auto closed = [&]() PROX_LAMBDA_INLINE {
+      const auto open = m <= splat4(best_f);
+      return (open[0] | open[1] | open[2] | open[3]) == 0;
+    };
+    if constexpr (Wide) {
+      const TriN<F8> tri = prepare8(pk, pk);
+      const F8 d01 = sq_dist<F8>(tri, x01, y01, z01);
+      m = lo4(d01);
+      const F4 d1 = hi4(d01);
+      m = m > d1 ? m : d1;
+      if (closed()) return;
+      const F4 d2 = lo4(sq_dist<F8>(tri, x22, y22, z22));
+      m = m > d2 ? m : d2;
+    } else {
+      const Tri4 tri = prepare4(pk);
+      m = sq_dist4(tri, cx[0], cy[0], cz[0]);
+      const F4 d1 = sq_dist4(tri, cx[1], cy[1], cz[1]);
+      m = m > d1 ? m : d1;
+      if (closed()) return;
+      const F4 d2 = sq_dist4(tri, cx[2], cy[2], cz[2]);
+      m = m > d2 ? m : d2;
+    }
     for (std::uint32_t l = 0; l < n; ++l)
       if (m[l] < best_f || (m[l] == best_f && ids[l] < best)) {
         best_f = m[l];
