@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <tbb/task_arena.h>
@@ -29,6 +30,12 @@
 #define PROX_LAMBDA_INLINE __attribute__((always_inline))
 #else
 #define PROX_LAMBDA_INLINE
+#endif
+
+// The 8-lane helpers below are force-inlined local functions: the ABI note
+// GCC gives for a 256-bit vector passed without AVX concerns no real call.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
 namespace prox {
@@ -103,6 +110,11 @@ struct TriangleBoundTest {
 /// refinement or the double search), never a wrong bracket.
 /// Branch-free over the lanes so the compiler can vectorize it.
 using F4 = float __attribute__((vector_size(16)));
+/// Eight lanes: two packs side by side, or one pack twice (two points against
+/// the same four triangles). Built for AVX2 one 256-bit operation each; the
+/// baseline build splits them in two 4-lane halves. Lane by lane the same IEEE
+/// operations either way (no FMA: -ffp-contract=off), so the same bits.
+using F8 = float __attribute__((vector_size(32)));
 
 PROX_FORCE_INLINE F4 load4(const float* x) {
   F4 v;
@@ -111,29 +123,63 @@ PROX_FORCE_INLINE F4 load4(const float* x) {
 }
 
 PROX_FORCE_INLINE F4 splat4(float x) { return F4{x, x, x, x}; }
+template <class F>
+PROX_FORCE_INLINE F splat(float x) {
+  return F{} + x;
+}
+PROX_FORCE_INLINE F8 join8(F4 lo, F4 hi) { return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7); }
+PROX_FORCE_INLINE F4 lo4(const F8& v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3); }
+PROX_FORCE_INLINE F4 hi4(const F8& v) { return __builtin_shufflevector(v, v, 4, 5, 6, 7); }
 
-/// Four triangles prepared once for several points (the three corners of a
-/// sub-triangle): the corners, the edges, the normal n = ab x ac, the edges'
-/// inward normals in the plane (n x edge, so that n . (edge x (p - start)) =
-/// (n x edge) . (p - start)) and the reciprocals of |edge|^2 and |n|^2 (1
-/// where those are 0).
-struct Tri4 {
-  F4 a[3], b[3], c[3];
-  F4 ab[3], bc[3], ca[3];
-  F4 n[3], m0[3], m1[3], m2[3];
-  F4 iab, ibc, ica, inn;
-  F4 flat;  // all bits set where n != 0 (the plane test applies)
+/// Four (F4) or eight (F8) triangles prepared once for several points (the
+/// three corners of a sub-triangle): the corners, the edges, the normal n =
+/// ab x ac, the edges' inward normals in the plane (n x edge, so that n .
+/// (edge x (p - start)) = (n x edge) . (p - start)) and the reciprocals of
+/// |edge|^2 and |n|^2 (1 where those are 0).
+template <class F>
+struct TriN {
+  F a[3], b[3], c[3];
+  F ab[3], bc[3], ca[3];
+  F n[3], m0[3], m1[3], m2[3];
+  F iab, ibc, ica, inn;
+  F flat;  // all bits set where n != 0 (the plane test applies)
 };
+using Tri4 = TriN<F4>;
 
-PROX_FORCE_INLINE F4 dot4(const F4* u, const F4* v) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
-PROX_FORCE_INLINE void cross4(const F4* u, const F4* v, F4* out) {
+template <class F>
+PROX_FORCE_INLINE F dot3(const F* u, const F* v) {
+  return u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+}
+template <class F>
+PROX_FORCE_INLINE void cross3(const F* u, const F* v, F* out) {
   out[0] = u[1] * v[2] - u[2] * v[1];
   out[1] = u[2] * v[0] - u[0] * v[2];
   out[2] = u[0] * v[1] - u[1] * v[0];
 }
-PROX_FORCE_INLINE F4 safe_inv4(F4 x) {
-  const F4 zero = splat4(0), one = splat4(1);
+template <class F>
+PROX_FORCE_INLINE F safe_inv(const F& x) {
+  const F zero = splat<F>(0), one = splat<F>(1);
   return one / (x > zero ? x : one);
+}
+
+/// The derived fields of s from its corners.
+template <class F>
+PROX_FORCE_INLINE void finish_prepare(TriN<F>& s) {
+  for (int j = 0; j < 3; ++j) {
+    s.ab[j] = s.b[j] - s.a[j];
+    s.bc[j] = s.c[j] - s.b[j];
+    s.ca[j] = s.a[j] - s.c[j];
+  }
+  cross3(s.ca, s.ab, s.n);  // ca x ab = ab x ac
+  cross3(s.n, s.ab, s.m0);
+  cross3(s.n, s.bc, s.m1);
+  cross3(s.n, s.ca, s.m2);
+  s.iab = safe_inv(dot3(s.ab, s.ab));
+  s.ibc = safe_inv(dot3(s.bc, s.bc));
+  s.ica = safe_inv(dot3(s.ca, s.ca));
+  const F nn = dot3(s.n, s.n);
+  s.inn = safe_inv(nn);
+  s.flat = reinterpret_cast<F>(nn > splat<F>(0));
 }
 
 PROX_FORCE_INLINE Tri4 prepare4(const LeafPack<float>& k) {
@@ -142,65 +188,70 @@ PROX_FORCE_INLINE Tri4 prepare4(const LeafPack<float>& k) {
     s.a[j] = load4(k.c[0][j]);
     s.b[j] = load4(k.c[1][j]);
     s.c[j] = load4(k.c[2][j]);
-    s.ab[j] = s.b[j] - s.a[j];
-    s.bc[j] = s.c[j] - s.b[j];
-    s.ca[j] = s.a[j] - s.c[j];
   }
-  cross4(s.ca, s.ab, s.n);  // ca x ab = ab x ac
-  cross4(s.n, s.ab, s.m0);
-  cross4(s.n, s.bc, s.m1);
-  cross4(s.n, s.ca, s.m2);
-  s.iab = safe_inv4(dot4(s.ab, s.ab));
-  s.ibc = safe_inv4(dot4(s.bc, s.bc));
-  s.ica = safe_inv4(dot4(s.ca, s.ca));
-  const F4 nn = dot4(s.n, s.n);
-  s.inn = safe_inv4(nn);
-  s.flat = reinterpret_cast<F4>(nn > splat4(0));
+  finish_prepare(s);
+  return s;
+}
+
+/// Packs k0 (lanes 0-3) and k1 (lanes 4-7) in one.
+PROX_FORCE_INLINE TriN<F8> prepare8(const LeafPack<float>& k0, const LeafPack<float>& k1) {
+  TriN<F8> s;
+  for (int j = 0; j < 3; ++j) {
+    s.a[j] = join8(load4(k0.c[0][j]), load4(k1.c[0][j]));
+    s.b[j] = join8(load4(k0.c[1][j]), load4(k1.c[1][j]));
+    s.c[j] = join8(load4(k0.c[2][j]), load4(k1.c[2][j]));
+  }
+  finish_prepare(s);
   return s;
 }
 
 /// Squared distance from q (minus a corner) to the segment corner + t e, t in
 /// [0, 1] (ie = 1 / |e|^2), and t.
-PROX_FORCE_INLINE F4 seg_sq4(const F4* e, F4 ie, F4 qx, F4 qy, F4 qz, F4& t) {
-  const F4 zero = splat4(0), one = splat4(1);
+template <class F>
+PROX_FORCE_INLINE F seg_sq(const F* e, const F& ie, const F& qx, const F& qy, const F& qz, F& t) {
+  const F zero = splat<F>(0), one = splat<F>(1);
   t = (qx * e[0] + qy * e[1] + qz * e[2]) * ie;
   t = t > zero ? t : zero;
   t = t < one ? t : one;
-  const F4 dx = qx - t * e[0], dy = qy - t * e[1], dz = qz - t * e[2];
+  const F dx = qx - t * e[0], dy = qy - t * e[1], dz = qz - t * e[2];
   return dx * dx + dy * dy + dz * dz;
 }
 
-/// Squared distances from points (px, py, pz: per lane) to the four triangles;
+/// Squared distances from points (px, py, pz: per lane) to the triangles;
 /// and, when w is not null, the weights (of corners a, b, c) of the nearest
 /// point found per lane.
-PROX_FORCE_INLINE F4 sq_dist4(const Tri4& s, F4 px, F4 py, F4 pz, F4* w = nullptr) {
-  using I4 = std::int32_t __attribute__((vector_size(16)));
-  const F4 zero = splat4(0), one = splat4(1);
-  const F4 apx = px - s.a[0], apy = py - s.a[1], apz = pz - s.a[2];
-  const F4 bpx = px - s.b[0], bpy = py - s.b[1], bpz = pz - s.b[2];
-  const F4 cpx = px - s.c[0], cpy = py - s.c[1], cpz = pz - s.c[2];
+template <class F>
+PROX_FORCE_INLINE F sq_dist(const TriN<F>& s, const F& px, const F& py, const F& pz, F* w = nullptr) {
+  const F zero = splat<F>(0), one = splat<F>(1);
+  const F apx = px - s.a[0], apy = py - s.a[1], apz = pz - s.a[2];
+  const F bpx = px - s.b[0], bpy = py - s.b[1], bpz = pz - s.b[2];
+  const F cpx = px - s.c[0], cpy = py - s.c[1], cpz = pz - s.c[2];
   // Inside the prism over the triangle: p on the inner side of all three edges.
-  const F4 s0 = s.m0[0] * apx + s.m0[1] * apy + s.m0[2] * apz;
-  const F4 s1 = s.m1[0] * bpx + s.m1[1] * bpy + s.m1[2] * bpz;
-  const F4 s2 = s.m2[0] * cpx + s.m2[1] * cpy + s.m2[2] * cpz;
-  const F4 dn = apx * s.n[0] + apy * s.n[1] + apz * s.n[2];
-  const F4 plane = dn * dn * s.inn;
-  const I4 inside = reinterpret_cast<I4>(s.flat) & (s0 >= zero) & (s1 >= zero) & (s2 >= zero);
-  F4 t0, t1, t2;
-  const F4 e0 = seg_sq4(s.ab, s.iab, apx, apy, apz, t0);
-  const F4 e1 = seg_sq4(s.bc, s.ibc, bpx, bpy, bpz, t1);
-  const F4 e2 = seg_sq4(s.ca, s.ica, cpx, cpy, cpz, t2);
-  F4 e = e0 < e1 ? e0 : e1;
+  const F s0 = s.m0[0] * apx + s.m0[1] * apy + s.m0[2] * apz;
+  const F s1 = s.m1[0] * bpx + s.m1[1] * bpy + s.m1[2] * bpz;
+  const F s2 = s.m2[0] * cpx + s.m2[1] * cpy + s.m2[2] * cpz;
+  const F dn = apx * s.n[0] + apy * s.n[1] + apz * s.n[2];
+  const F plane = dn * dn * s.inn;
+  using I = decltype(s0 >= zero);
+  const I inside = reinterpret_cast<I>(s.flat) & (s0 >= zero) & (s1 >= zero) & (s2 >= zero);
+  F t0, t1, t2;
+  const F e0 = seg_sq(s.ab, s.iab, apx, apy, apz, t0);
+  const F e1 = seg_sq(s.bc, s.ibc, bpx, bpy, bpz, t1);
+  const F e2 = seg_sq(s.ca, s.ica, cpx, cpy, cpz, t2);
+  F e = e0 < e1 ? e0 : e1;
   e = e < e2 ? e : e2;
-  const F4 r = inside ? plane : e;
+  const F r = inside ? plane : e;
   if (w == nullptr) return r;
   // Inside, s0 : s1 : s2 are the weights of c, a, b (sub-triangle areas, over
   // |n|^2); else the nearest edge's parameter.
-  const I4 on0 = (e0 <= e1) & (e0 <= e2), on1 = ~on0 & (e1 <= e2);
+  const I on0 = (e0 <= e1) & (e0 <= e2), on1 = ~on0 & (e1 <= e2);
   w[0] = inside ? s1 * s.inn : on0 ? one - t0 : on1 ? zero : t2;
   w[1] = inside ? s2 * s.inn : on0 ? t0 : on1 ? one - t1 : zero;
   w[2] = inside ? s0 * s.inn : on0 ? zero : on1 ? t1 : one - t2;
   return r;
+}
+PROX_FORCE_INLINE F4 sq_dist4(const Tri4& s, F4 px, F4 py, F4 pz, F4* w = nullptr) {
+  return sq_dist<F4>(s, px, py, pz, w);
 }
 
 /// Four triangles gathered by id from corners stored 9 floats per triangle
@@ -219,8 +270,9 @@ PROX_FORCE_INLINE LeafPack<float> gather4(const std::array<float, 9>* corners, c
 template <class T>
 class OneSided {
  public:
-  OneSided(const TriangleMesh<T>& a, const MeshIndex<T>& b, double tol, double scale,
-           const HausdorffOptions& o)
+  /// box: A and B's joint bounding box (computed once by the caller).
+  OneSided(const TriangleMesh<T>& a, const MeshIndex<T>& b, const Box3<T>& box, double tol,
+           double scale, const HausdorffOptions& o)
       : a_(a), b_(b), bm_(b.mesh()), layout_(b.layout()), tol_(tol), s_(scale), opt_(o) {
     double kappa = 1;
     for (std::size_t t = 0; t < bm_.num_triangles(); ++t) {
@@ -249,10 +301,6 @@ class OneSided {
     // used where float's rounding there (~2^-24 of the half extent) is far below
     // the tolerance, so that its picks settle what double settles.
     {
-      Box3<T> box = a_.bounds();
-      const Box3<T> bb = bm_.bounds();
-      box.extend(bb.lo);
-      box.extend(bb.hi);
       double half = 0;
       for (int k = 0; k < 3; ++k) {
         centre_[k] = 0.5 * (double(box.lo[k]) + double(box.hi[k]));
@@ -264,6 +312,14 @@ class OneSided {
     for (std::size_t t = 0; t < bm_.num_triangles(); ++t)
       for (int k = 0; k < 3; ++k)
         for (int j = 0; j < 3; ++j) fcorners_[t][3 * k + j] = static_cast<float>(corners_[t][k][j] - centre_[j]);
+    // Slot of each triangle of B, and the real lanes of each pack.
+    slot_of_.assign(bm_.num_triangles(), 0);
+    pack_lanes_.assign(layout_.packs.size(), 0);
+    for (std::size_t s = 0; s < layout_.prims.size(); ++s)
+      if (layout_.prims[s] != bvh::kInvalid) {
+        slot_of_[layout_.prims[s]] = static_cast<std::uint32_t>(s);
+        ++pack_lanes_[s / 4];
+      }
     fpacks_.resize(layout_.packs.size());
     for (std::size_t q = 0; q < layout_.packs.size(); ++q)
       for (int k = 0; k < 3; ++k)
@@ -304,11 +360,14 @@ class OneSided {
 #if PROX_HAUSDORFF_AVX2
     if (avx2_) return guess_point_avx2(p);
 #endif
-    return guess_point_body(p);
+    return guess_point_body<false>(p);
   }
 #if PROX_HAUSDORFF_AVX2
-  [[gnu::target("avx2")]] PointHit guess_point_avx2(const V& p) const { return guess_point_body(p); }
+  [[gnu::target("avx2")]] PointHit guess_point_avx2(const V& p) const { return guess_point_body<true>(p); }
 #endif
+  /// Wide: 8-lane calls (the AVX2 build); else 4-lane (the baseline build, where
+  /// 256-bit vectors would be split): the same operations per lane, the same bits.
+  template <bool Wide>
   PROX_FORCE_INLINE PointHit guess_point_body(const V& p) const {
     const bvh::PointQuery q(p);
     bvh::NearestTest<false> test{q, std::numeric_limits<float>::infinity()};
@@ -323,11 +382,19 @@ class OneSided {
       const F4 px = splat4(fp[0]), py = splat4(fp[1]), pz = splat4(fp[2]);
       float fbest = std::numeric_limits<float>::infinity();
       float bw[3] = {1, 0, 0};
+      const F8 px8 = join8(px, px), py8 = join8(py, py), pz8 = join8(pz, pz);
+      constexpr std::uint32_t kStep = Wide ? 8 : 4;
       bvh::descend_nearest(layout_.nodes, test, [&](std::uint32_t first, std::uint32_t count) PROX_LAMBDA_INLINE {
-        for (std::uint32_t s = first; s < first + count; s += 4) {
-          F4 w[3];
-          const F4 d = sq_dist4(prepare4(fpacks_[s / 4]), px, py, pz, w);
-          const std::uint32_t n = std::min<std::uint32_t>(4, first + count - s);
+        // Wide: two packs per 8-lane call (the last one twice when the leaf has an odd number).
+        for (std::uint32_t s = first; s < first + count; s += kStep) {
+          std::conditional_t<Wide, F8, F4> w[3], d;
+          if constexpr (Wide) {
+            const std::uint32_t p0 = s / 4, p1 = s + 4 < first + count ? p0 + 1 : p0;
+            d = sq_dist<F8>(prepare8(fpacks_[p0], fpacks_[p1]), px8, py8, pz8, w);
+          } else {
+            d = sq_dist4(prepare4(fpacks_[s / 4]), px, py, pz, w);
+          }
+          const std::uint32_t n = std::min<std::uint32_t>(kStep, first + count - s);
           for (std::uint32_t l = 0; l < n; ++l) {
             const auto t = static_cast<std::int32_t>(layout_.prims[s + l]);
             if (d[l] < fbest || (d[l] == fbest && t < tri)) {
@@ -372,16 +439,17 @@ class OneSided {
 #if PROX_HAUSDORFF_AVX2
     if (avx2_) return bound_item_avx2(it, threshold, target, searched);
 #endif
-    return bound_item_float(it, threshold, target, searched);
+    return bound_item_float<false>(it, threshold, target, searched);
   }
 #if PROX_HAUSDORFF_AVX2
   /// The same code built for AVX2 (three-operand VEX forms of the same
   /// operations; no FMA contraction: -ffp-contract=off), so the same results.
   [[gnu::target("avx2")]] double bound_item_avx2(Item& it, double threshold, double target,
                                                  bool& searched) const {
-    return bound_item_float(it, threshold, target, searched);
+    return bound_item_float<true>(it, threshold, target, searched);
   }
 #endif
+  template <bool Wide>
   PROX_FORCE_INLINE double bound_item_float(Item& it, double threshold, double target,
                                             bool& searched) const;
 
@@ -454,6 +522,8 @@ class OneSided {
   bool use_float_ = false;
   bool avx2_ = false;  // the float prefilter's AVX2 build runs here
   std::vector<std::array<float, 9>> fcorners_;
+  std::vector<std::uint32_t> slot_of_;     // triangle id -> slot
+  std::vector<std::uint8_t> pack_lanes_;   // real lanes per pack (1..4)
 };
 
 template <class T>
@@ -533,6 +603,7 @@ double OneSided<T>::bound_item(Item& it, double threshold, double target, bool& 
 }
 
 template <class T>
+template <bool Wide>
 PROX_FORCE_INLINE double OneSided<T>::bound_item_float(Item& it, double threshold, double target,
                                                        bool& searched) const {
   const double stop = target * (1 - 1e-12) - 32 * kEps * s_;
@@ -549,17 +620,35 @@ PROX_FORCE_INLINE double OneSided<T>::bound_item_float(Item& it, double threshol
   float best_f = std::numeric_limits<float>::infinity();
   std::int32_t best = -1;
   // The item's corner max against the four lanes of a pack (n of them real).
+  // Corners 0 and 1 in one 8-lane call (the pack twice), corner 2 in another.
+  const F8 x01 = join8(cx[0], cx[1]), y01 = join8(cy[0], cy[1]), z01 = join8(cz[0], cz[1]);
+  const F8 x22 = join8(cx[2], cx[2]), y22 = join8(cy[2], cy[2]), z22 = join8(cz[2], cz[2]);
   auto offer = [&](const LeafPack<float>& pk, const std::int32_t* ids, std::uint32_t n) PROX_LAMBDA_INLINE {
-    const Tri4 tri = prepare4(pk);
-    F4 m = sq_dist4(tri, cx[0], cy[0], cz[0]);
-    const F4 d1 = sq_dist4(tri, cx[1], cy[1], cz[1]);
-    m = m > d1 ? m : d1;
+    F4 m;
     // The max only grows: no lane can win if two corners already exceed the
     // best (padding lanes repeat a real one, so all four lanes may be tested).
-    const auto open = m <= splat4(best_f);
-    if ((open[0] | open[1] | open[2] | open[3]) == 0) return;
-    const F4 d2 = sq_dist4(tri, cx[2], cy[2], cz[2]);
-    m = m > d2 ? m : d2;
+    auto closed = [&]() PROX_LAMBDA_INLINE {
+      const auto open = m <= splat4(best_f);
+      return (open[0] | open[1] | open[2] | open[3]) == 0;
+    };
+    if constexpr (Wide) {
+      const TriN<F8> tri = prepare8(pk, pk);
+      const F8 d01 = sq_dist<F8>(tri, x01, y01, z01);
+      m = lo4(d01);
+      const F4 d1 = hi4(d01);
+      m = m > d1 ? m : d1;
+      if (closed()) return;
+      const F4 d2 = lo4(sq_dist<F8>(tri, x22, y22, z22));
+      m = m > d2 ? m : d2;
+    } else {
+      const Tri4 tri = prepare4(pk);
+      m = sq_dist4(tri, cx[0], cy[0], cz[0]);
+      const F4 d1 = sq_dist4(tri, cx[1], cy[1], cz[1]);
+      m = m > d1 ? m : d1;
+      if (closed()) return;
+      const F4 d2 = sq_dist4(tri, cx[2], cy[2], cz[2]);
+      m = m > d2 ? m : d2;
+    }
     for (std::uint32_t l = 0; l < n; ++l)
       if (m[l] < best_f || (m[l] == best_f && ids[l] < best)) {
         best_f = m[l];
@@ -571,12 +660,22 @@ PROX_FORCE_INLINE double OneSided<T>::bound_item_float(Item& it, double threshol
     offer(gather4(fcorners_.data(), ids, n), ids, n);
   };
   auto settled = [&]() PROX_LAMBDA_INLINE { return best_f <= fstop; };
+  auto offer_pack = [&](std::uint32_t q) PROX_LAMBDA_INLINE {
+    offer(fpacks_[q], reinterpret_cast<const std::int32_t*>(&layout_.prims[4 * q]), pack_lanes_[q]);
+  };
   {
-    std::int32_t ids[4];
+    // The packs (four triangles of a leaf, side by side in slot order: no
+    // gather) holding the parent's best triangle and the corners' near ones.
+    std::uint32_t packs[4];
     std::uint32_t n = 0;
-    for (const std::int32_t t : {it.best, it.near[0], it.near[1], it.near[2]})
-      if (t >= 0 && std::find(ids, ids + n, t) == ids + n) ids[n++] = t;
-    if (n > 0) offer_ids(ids, n);
+    for (const std::int32_t t : {it.best, it.near[0], it.near[1], it.near[2]}) {
+      if (t < 0) continue;
+      const std::uint32_t q = slot_of_[std::size_t(t)] / 4;
+      if (std::find(packs, packs + n, q) != packs + n) continue;
+      packs[n++] = q;
+      offer_pack(q);
+      if (settled()) break;
+    }
   }
   auto offer_leaf = [&](std::uint32_t first, std::uint32_t count) PROX_LAMBDA_INLINE {
     for (std::uint32_t s = first; s < first + count; s += 4)
@@ -779,23 +878,37 @@ HausdorffSide OneSided<T>::run() {
   return side;
 }
 
+/// The largest |coordinate| of a mesh's (used) vertices, from its bounding
+/// box: max |x| over a set is max(|min x|, |max x|), exactly.
 template <class T>
-double max_abs_coordinate(const TriangleMesh<T>& m) {
+double max_abs_coordinate(const Box3<T>& b) {
   double s = 0;
-  for (const auto& t : m.triangles())
-    for (int k = 0; k < 3; ++k)
-      for (int j = 0; j < 3; ++j) s = std::max(s, std::fabs(double(m.vertices()[t[k]][j])));
+  for (int j = 0; j < 3; ++j) s = std::max({s, std::fabs(double(b.lo[j])), std::fabs(double(b.hi[j]))});
   return s;
 }
 
 template <class T>
-double union_diagonal(const TriangleMesh<T>& a, const TriangleMesh<T>& b) {
-  Box3<T> box = a.bounds();
-  const Box3<T> bb = b.bounds();
-  box.extend(bb.lo);
-  box.extend(bb.hi);
+Box3<T> joint_box(const Box3<T>& a, const Box3<T>& b) {
+  Box3<T> box = a;
+  box.extend(b.lo);
+  box.extend(b.hi);
+  return box;
+}
+
+template <class T>
+double diagonal_of(const Box3<T>& box) {
   return std::sqrt(squared_norm(to_d(box.diagonal())));
 }
+
+double tolerance_for(const HausdorffOptions& o, double diagonal) {
+  return o.tolerance > 0 ? o.tolerance : o.relative_tolerance * diagonal;
+}
+
+/// One direction, given both meshes' boxes (each mesh's bounds() is one pass
+/// over its triangles: done once per call, not once per use).
+template <class T>
+HausdorffSide one_sided(const TriangleMesh<T>& a, const MeshIndex<T>& b, const Box3<T>& box_a,
+                        const Box3<T>& box_b, double tol, const HausdorffOptions& options);
 
 template <class T>
 void check_inputs(const TriangleMesh<T>& a, const TriangleMesh<T>& b, const HausdorffOptions& o) {
@@ -828,36 +941,49 @@ void in_arena(int threads, Fn&& fn) {
   }
 }
 
+namespace {
+template <class T>
+HausdorffSide one_sided(const TriangleMesh<T>& a, const MeshIndex<T>& b, const Box3<T>& box_a,
+                        const Box3<T>& box_b, double tol, const HausdorffOptions& options) {
+  const double s = std::max(max_abs_coordinate(box_a), max_abs_coordinate(box_b));
+  HausdorffSide side;
+  in_arena(options.threads,
+           [&] { side = OneSided<T>(a, b, joint_box(box_a, box_b), tol, s, options).run(); });
+  return side;
+}
+}  // namespace
+
 template <class T>
 double hausdorff_tolerance(const TriangleMesh<T>& a, const TriangleMesh<T>& b,
                            const HausdorffOptions& options) {
   check_inputs(a, b, options);
   if (options.tolerance > 0) return options.tolerance;
-  return options.relative_tolerance * union_diagonal(a, b);
+  return tolerance_for(options, diagonal_of(joint_box(a.bounds(), b.bounds())));
 }
 
 template <class T>
 HausdorffSide hausdorff_one_sided(const TriangleMesh<T>& a, const MeshIndex<T>& b,
                                   const HausdorffOptions& options) {
-  const double tol = hausdorff_tolerance(a, b.mesh(), options);
-  const double s = std::max(max_abs_coordinate(a), max_abs_coordinate(b.mesh()));
-  HausdorffSide side;
-  in_arena(options.threads, [&] { side = OneSided<T>(a, b, tol, s, options).run(); });
-  return side;
+  check_inputs(a, b.mesh(), options);
+  const Box3<T> box_a = a.bounds(), box_b = b.mesh().bounds();
+  const double tol = tolerance_for(options, diagonal_of(joint_box(box_a, box_b)));
+  return one_sided(a, b, box_a, box_b, tol, options);
 }
 
 template <class T>
 HausdorffResult hausdorff(const MeshIndex<T>& a, const MeshIndex<T>& b,
                           const HausdorffOptions& options) {
+  check_inputs(a.mesh(), b.mesh(), options);
+  const Box3<T> box_a = a.mesh().bounds(), box_b = b.mesh().bounds();
   HausdorffResult r;
-  r.tolerance = hausdorff_tolerance(a.mesh(), b.mesh(), options);
-  r.diagonal = union_diagonal(a.mesh(), b.mesh());
+  r.diagonal = diagonal_of(joint_box(box_a, box_b));
+  r.tolerance = tolerance_for(options, r.diagonal);
   HausdorffOptions o = options;
   o.tolerance = r.tolerance;
   in_arena(options.threads, [&] {
     o.threads = options.threads == 1 ? 1 : 0;  // in this arena
-    r.forward = hausdorff_one_sided(a.mesh(), b, o);
-    r.backward = hausdorff_one_sided(b.mesh(), a, o);
+    r.forward = one_sided(a.mesh(), b, box_a, box_b, r.tolerance, o);
+    r.backward = one_sided(b.mesh(), a, box_b, box_a, r.tolerance, o);
   });
   r.lower = std::max(r.forward.lower, r.backward.lower);
   r.upper = std::max(r.forward.upper, r.backward.upper);

@@ -206,6 +206,9 @@ TEST(CliHausdorff, ErrorsAreOneLineAndLeaveNothing) {
       {{"hausdorff", p.a, p.b, "-o", p.dir / "x.txt"}, 2, "-o must name"},
       {{"hausdorff", p.a, p.b, "--picture", p.dir / "x.jpg"}, 2, "--picture"},
       {{"hausdorff", p.a, p.dir / "missing.off", "-o", out}, 1, "missing.off"},
+      // An output folder that does not exist: said before the work, not after the report.
+      {{"hausdorff", p.a, p.b, "-o", p.dir / "no-such-folder/d.ply"}, 1, "no-such-folder"},
+      {{"hausdorff", p.a, p.b, "--picture", p.dir / "no-such-folder/d.png"}, 1, "no-such-folder"},
       {{"sample", p.a, "-n", "0", "-o", p.dir / "s.npy"}, 2, "-n"},
       {{"sample", p.a, "-n", "5", "-o", p.dir / "s.txt"}, 2, "-o must name"},
       {{"sample", p.a, "-n", "5", "-o", p.dir / "s.npy", "--method", "blue"}, 2, "--method"},
@@ -215,6 +218,7 @@ TEST(CliHausdorff, ErrorsAreOneLineAndLeaveNothing) {
     EXPECT_EQ(r.code, c.code) << c.args[0] << " " << c.says << ": " << r.err;
     EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.out, "") << c.says;  // no report before the error
   }
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_FALSE(std::filesystem::exists(p.dir / "s.npy"));
