@@ -13,7 +13,8 @@ case "$kind" in
   *) echo "usage: scripts/build.sh [release|asan]" >&2; exit 2 ;;
 esac
 # ccache, when installed, makes a second tree's build (a git worktree) cost little;
-# CI does not install it and builds without it.
+# install-deps.sh installs it, so on CI the Python module's wheel build
+# (scripts/python-test.sh, build-wheel/) gets this build's prox objects as hits.
 command -v ccache >/dev/null && flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 cmake -S . -B "$dir" -G Ninja -DPROX_WERROR=$werror "${flags[@]}" >/dev/null
 cmake --build "$dir" -j "$jobs"
