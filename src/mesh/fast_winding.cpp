@@ -48,7 +48,8 @@ struct Raw {
 /// edge or corner, where both vanish) nothing is known: err = 4 pi.
 /// Corners out of the range where the cubes stay normal: err = 4 pi too.
 inline double solid_angle_bounded(const double p[3], const Vec3d& a, const Vec3d& b,
-                                  const Vec3d& c, double& err) {
+                                  const Vec3d& c, double& err, bool& off_plane) {
+  off_plane = false;
   const double ax = a[0] - p[0], ay = a[1] - p[1], az = a[2] - p[2];
   const double bx = b[0] - p[0], by = b[1] - p[1], bz = b[2] - p[2];
   const double cx = c[0] - p[0], cy = c[1] - p[1], cz = c[2] - p[2];
@@ -72,6 +73,9 @@ inline double solid_angle_bounded(const double p[3], const Vec3d& a, const Vec3d
                      (ax * cx + ay * cy + az * cz) * lb + (bx * cx + by * cy + bz * cz) * la;
   const double omega = 2.0 * std::atan2(num, den);
   const double noise = 1.4142135623730951 * 64.0 * kU * (la * lb * lc);
+  // num is 6 times the signed volume of (p, a, b, c), within noise of its
+  // exact value: above it, p is certainly not on the triangle's plane.
+  off_plane = std::abs(num) > noise;
   const double len = std::sqrt(num * num + den * den) * (1 - 4 * kU);
   if (!(len > 2 * noise)) {
     err = kFourPi;
@@ -500,7 +504,8 @@ CertifiedWinding<T> FastWindingNumber<T>::decide_sign(const Vec3<T>& p) const {
       }
     }
   }
-  CertifiedWinding<T> out = traverse(p, {}, 0, true);
+  // The integer, or (p possibly on the surface) the thresholds as elsewhere.
+  CertifiedWinding<T> out = traverse(p, std::span<const double>(kThresholds), 0, true);
   if (comp >= 0 && out.integral)  // the component's integer, learnt once
     g.value[std::size_t(comp)].store(std::int32_t(std::nearbyint(double(out.winding_number))),
                                      std::memory_order_relaxed);
@@ -544,14 +549,20 @@ CertifiedWinding<T> FastWindingNumber<T>::traverse(const Vec3<T>& pt,
   double b_abs = 0;      // sum of every bound added or removed
   std::size_t ops = 0, tris = 0, clusters = 0;
   bool lost = false;     // an exact term with an unknown error
+  bool maybe_on = false; // p may lie on an exact triangle: the integer rule does not apply
 
   // One triangle summed exactly.
   auto exact_triangle = [&](std::uint32_t s) {
     double e;
+    bool off_plane;
     const double om = solid_angle_bounded(p, flat.corner(s, 0).template cast<double>(),
                                           flat.corner(s, 1).template cast<double>(),
-                                          flat.corner(s, 2).template cast<double>(), e);
+                                          flat.corner(s, 2).template cast<double>(), e, off_plane);
     if (e >= kFourPi) lost = true;
+    // Off the surface is certain for far clusters (p outside their ball) and
+    // dipole triangles; for an exact one only when p is off its plane (or it
+    // is degenerate: zero area, solid angle 0 everywhere).
+    if (!off_plane && e > 0) maybe_on = true;
     ++tris;
     ++ops;
     w += om * kInv4Pi;
@@ -670,7 +681,7 @@ CertifiedWinding<T> FastWindingNumber<T>::traverse(const Vec3<T>& pt,
   };
   auto settled = [&](double e) {
     if (lost) return false;
-    if (integer) {  // one integer and no half-integer in [w - e, w + e]
+    if (integer && !maybe_on) {  // one integer and no half-integer in [w - e, w + e]
       const double k = std::nearbyint(w);
       return w - e > k - 0.5 && w + e < k + 0.5 && std::abs(k) < 0x1p30;
     }
@@ -690,7 +701,11 @@ CertifiedWinding<T> FastWindingNumber<T>::traverse(const Vec3<T>& pt,
     if (settled(e)) {
       out.winding_number = T(w);
       out.error_bound = e;
-      out.integral = integer;
+      if (integer && !maybe_on) {  // p is off the surface: w is that integer
+        out.winding_number = T(std::nearbyint(w));
+        out.error_bound = 0;
+        out.integral = true;
+      }
       out.clusters = std::uint32_t(clusters);
       out.triangles = std::uint32_t(tris);
       return out;
