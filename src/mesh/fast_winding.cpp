@@ -4,8 +4,14 @@
 #include "prox/mesh/fast_winding.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <mutex>
+#include <numeric>
+#include <unordered_map>
+#include <utility>
 
 #include "prox/core/scalar.hpp"
 #include "prox/mesh/winding_number.hpp"
@@ -42,7 +48,8 @@ struct Raw {
 /// edge or corner, where both vanish) nothing is known: err = 4 pi.
 /// Corners out of the range where the cubes stay normal: err = 4 pi too.
 inline double solid_angle_bounded(const double p[3], const Vec3d& a, const Vec3d& b,
-                                  const Vec3d& c, double& err) {
+                                  const Vec3d& c, double& err, bool& off_plane) {
+  off_plane = false;
   const double ax = a[0] - p[0], ay = a[1] - p[1], az = a[2] - p[2];
   const double bx = b[0] - p[0], by = b[1] - p[1], bz = b[2] - p[2];
   const double cx = c[0] - p[0], cy = c[1] - p[1], cz = c[2] - p[2];
@@ -66,6 +73,9 @@ inline double solid_angle_bounded(const double p[3], const Vec3d& a, const Vec3d
                      (ax * cx + ay * cy + az * cz) * lb + (bx * cx + by * cy + bz * cz) * la;
   const double omega = 2.0 * std::atan2(num, den);
   const double noise = 1.4142135623730951 * 64.0 * kU * (la * lb * lc);
+  // num is 6 times the signed volume of (p, a, b, c), within noise of its
+  // exact value: above it, p is certainly not on the triangle's plane.
+  off_plane = std::abs(num) > noise;
   const double len = std::sqrt(num * num + den * den) * (1 - 4 * kU);
   if (!(len > 2 * noise)) {
     err = kFourPi;
@@ -112,14 +122,179 @@ struct Scratch {
 
 }  // namespace
 
-template <class T>
-struct FastWindingNumber<T>::Data {
-  std::vector<ClusterPack> clusters;  // one per node
+// The inside/outside grid of a closed mesh. Cells (cubes of side h, the
+// mesh's box plus two cells on every side) that no triangle's box touches
+// (boxes grown by `margin` cells, more than the rounding of a cell index) are
+// free; free cells sharing a face are joined into components (6-connected
+// flood fill). On a closed mesh w is an integer constant on every connected
+// set off the surface, so one certified integer per component answers every
+// point in it: the component of cell (0,0,0), outside the mesh's box, is 0;
+// the others are learnt from the first query that certifies its integer.
+struct FastWindingGrid {
+  static constexpr std::int32_t kOccupied = -1;
+  static constexpr std::int32_t kUnknown = std::numeric_limits<std::int32_t>::min();
+  double lo[3] = {0, 0, 0};
+  double inv_h = 0;
+  std::int64_t n[3] = {0, 0, 0};
+  std::vector<std::int32_t> label;  // kOccupied or the component
+  mutable std::vector<std::atomic<std::int32_t>> value;  // per component: w or kUnknown
 };
 
 template <class T>
+struct FastWindingNumber<T>::Data {
+  std::vector<ClusterPack> clusters;  // one per node
+  bool closed = false;
+  FastWindingGrid grid;  // empty unless closed
+};
+
+namespace {
+
+/// Whether the oriented triangles of m have zero boundary, corners identified
+/// by their coordinates (so a soup of the same triangles counts too). A
+/// collapsed triangle (two equal corners) cancels its own edges.
+template <class T>
+bool zero_boundary(const TriangleMesh<T>& m) {
+  const auto& V = m.vertices();
+  const auto& F = m.triangles();
+  if (F.empty()) return false;
+  std::vector<std::uint32_t> used;
+  used.reserve(3 * F.size());
+  for (const auto& t : F)
+    for (const std::uint32_t v : t) used.push_back(v);
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  for (const std::uint32_t v : used)
+    for (int a = 0; a < 3; ++a)
+      if (!std::isfinite(double(V[v][a]))) return false;
+  auto less = [&](std::uint32_t x, std::uint32_t y) {
+    for (int a = 0; a < 3; ++a) {
+      if (double(V[x][a]) < double(V[y][a])) return true;
+      if (double(V[y][a]) < double(V[x][a])) return false;
+    }
+    return false;
+  };
+  std::sort(used.begin(), used.end(), less);
+  std::vector<std::uint32_t> canon(V.size(), 0);
+  std::uint32_t id = 0;
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    if (i > 0 && less(used[i - 1], used[i])) ++id;
+    canon[used[i]] = id;
+  }
+  std::vector<std::pair<std::uint64_t, int>> edges;
+  edges.reserve(3 * F.size());
+  for (const auto& t : F)
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t u = canon[t[std::size_t(k)]], v = canon[t[std::size_t((k + 1) % 3)]];
+      if (u == v) continue;
+      const std::uint64_t key = u < v ? (std::uint64_t(u) << 32 | v) : (std::uint64_t(v) << 32 | u);
+      edges.emplace_back(key, u < v ? 1 : -1);
+    }
+  std::sort(edges.begin(), edges.end());
+  for (std::size_t i = 0; i < edges.size();) {
+    std::size_t j = i;
+    long sum = 0;
+    for (; j < edges.size() && edges[j].first == edges[i].first; ++j) sum += edges[j].second;
+    if (sum != 0) return false;
+    i = j;
+  }
+  return true;
+}
+
+/// Builds the grid of a closed mesh (leaves it empty where the coordinates
+/// are too large for the cell size to be resolved safely).
+template <class T>
+void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
+  const auto& F = m.triangles();
+  double blo[3], bhi[3];
+  for (int a = 0; a < 3; ++a) {
+    blo[a] = std::numeric_limits<double>::infinity();
+    bhi[a] = -blo[a];
+  }
+  for (std::size_t t = 0; t < F.size(); ++t)
+    for (int k = 0; k < 3; ++k)
+      for (int a = 0; a < 3; ++a) {
+        const double x = double(m.corner(t, k)[a]);
+        blo[a] = std::min(blo[a], x);
+        bhi[a] = std::max(bhi[a], x);
+      }
+  double ext = 0, vol = 1;
+  for (int a = 0; a < 3; ++a) ext = std::max(ext, bhi[a] - blo[a]);
+  if (!(ext > 0) || !std::isfinite(ext)) return;
+  for (int a = 0; a < 3; ++a) vol *= std::max(bhi[a] - blo[a], ext * 1e-3);
+  const double target = std::clamp(8.0 * double(F.size()), 4096.0, double(1 << 21));
+  const double h = std::max(std::cbrt(vol / target), ext / 1024.0);
+  double big = 0;
+  std::int64_t total = 1;
+  for (int a = 0; a < 3; ++a) {
+    g.n[a] = std::int64_t(std::ceil((bhi[a] - blo[a]) / h)) + 5;
+    g.lo[a] = blo[a] - 2 * h;
+    total *= g.n[a];
+    big = std::max({big, std::abs(g.lo[a]), std::abs(g.lo[a] + double(g.n[a]) * h)});
+  }
+  // A cell coordinate (x - lo) * inv_h is within 4u (|x| + |lo|) / h + n 2u
+  // cells of its value; the margin is far above that.
+  const double margin = 1e-6 + 64.0 * kU * big / h;
+  if (!(margin < 1e-2) || total > (std::int64_t(1) << 23)) {
+    g.n[0] = g.n[1] = g.n[2] = 0;
+    return;
+  }
+  g.inv_h = 1.0 / h;
+  constexpr std::int32_t kFree = -2;
+  g.label.assign(std::size_t(total), kFree);
+  const std::int64_t sx = 1, sy = g.n[0], sz = g.n[0] * g.n[1];
+  for (std::size_t t = 0; t < F.size(); ++t) {
+    std::int64_t i0[3], i1[3];
+    for (int a = 0; a < 3; ++a) {
+      double mn = std::numeric_limits<double>::infinity(), mx = -mn;
+      for (int k = 0; k < 3; ++k) {
+        const double x = double(m.corner(t, k)[a]);
+        mn = std::min(mn, x);
+        mx = std::max(mx, x);
+      }
+      i0[a] = std::max<std::int64_t>(0, std::int64_t(std::floor((mn - g.lo[a]) * g.inv_h - margin)));
+      i1[a] = std::min<std::int64_t>(g.n[a] - 1,
+                                     std::int64_t(std::floor((mx - g.lo[a]) * g.inv_h + margin)));
+    }
+    for (std::int64_t z = i0[2]; z <= i1[2]; ++z)
+      for (std::int64_t y = i0[1]; y <= i1[1]; ++y)
+        for (std::int64_t x = i0[0]; x <= i1[0]; ++x)
+          g.label[std::size_t(x * sx + y * sy + z * sz)] = FastWindingGrid::kOccupied;
+  }
+  std::int32_t comps = 0;
+  std::vector<std::int64_t> queue;
+  for (std::int64_t start = 0; start < total; ++start) {
+    if (g.label[std::size_t(start)] != kFree) continue;
+    const std::int32_t c = comps++;
+    g.label[std::size_t(start)] = c;
+    queue.assign(1, start);
+    while (!queue.empty()) {
+      const std::int64_t i = queue.back();
+      queue.pop_back();
+      const std::int64_t x = i % g.n[0], y = (i / g.n[0]) % g.n[1], z = i / sz;
+      const std::int64_t nb[6] = {x > 0 ? i - sx : -1, x + 1 < g.n[0] ? i + sx : -1,
+                                  y > 0 ? i - sy : -1, y + 1 < g.n[1] ? i + sy : -1,
+                                  z > 0 ? i - sz : -1, z + 1 < g.n[2] ? i + sz : -1};
+      for (const std::int64_t j : nb)
+        if (j >= 0 && g.label[std::size_t(j)] == kFree) {
+          g.label[std::size_t(j)] = c;
+          queue.push_back(j);
+        }
+    }
+  }
+  g.value = std::vector<std::atomic<std::int32_t>>(std::size_t(comps));
+  for (auto& v : g.value) v.store(FastWindingGrid::kUnknown, std::memory_order_relaxed);
+  // Cell (0,0,0) lies outside the mesh's box (two cells of padding), where a
+  // closed mesh's winding number is 0.
+  g.value[std::size_t(g.label[0])].store(0, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+template <class T>
 std::size_t FastWindingNumber<T>::memory_bytes() const {
-  return data_->clusters.capacity() * sizeof(ClusterPack);
+  return data_->clusters.capacity() * sizeof(ClusterPack) +
+         data_->grid.label.capacity() * sizeof(std::int32_t) +
+         data_->grid.value.capacity() * sizeof(std::atomic<std::int32_t>);
 }
 
 template <class T>
@@ -278,19 +453,76 @@ FastWindingNumber<T>::FastWindingNumber(const MeshIndex<T>& index) : index_(&ind
       }
     }
   }
+  data->closed = zero_boundary(index.mesh());
+  if (data->closed) build_grid(index.mesh(), data->grid);
   data_ = std::move(data);
+}
+
+template <class T>
+bool FastWindingNumber<T>::closed() const {
+  return data_->closed;
+}
+
+template <class T>
+std::size_t FastWindingNumber<T>::grid_cells() const {
+  return data_->grid.label.size();
 }
 
 template <class T>
 CertifiedWinding<T> FastWindingNumber<T>::decide_sign(const Vec3<T>& p) const {
   static constexpr double kThresholds[6] = {-0.7, -0.5, -0.3, 0.3, 0.5, 0.7};
-  return evaluate(p, std::span<const double>(kThresholds), 0);
+  if (!data_->closed || !CoordinateRange<T>::contains(p))
+    return traverse(p, std::span<const double>(kThresholds), 0, false);
+  const FastWindingGrid& g = data_->grid;
+  std::int32_t comp = FastWindingGrid::kOccupied;
+  if (!g.label.empty()) {
+    std::int64_t idx = 0, stride = 1;
+    bool outside = false;
+    for (int a = 0; a < 3; ++a) {
+      const double f = (double(p[a]) - g.lo[a]) * g.inv_h;
+      // Beyond the grid is beyond the mesh's box (two cells of padding).
+      if (!(f >= 0) || !(f < double(g.n[a]))) {
+        outside = true;
+        break;
+      }
+      idx += std::min(std::int64_t(f), g.n[a] - 1) * stride;
+      stride *= g.n[a];
+    }
+    if (outside) {
+      CertifiedWinding<T> out;
+      out.integral = true;
+      return out;
+    }
+    comp = g.label[std::size_t(idx)];
+    if (comp >= 0) {
+      const std::int32_t v = g.value[std::size_t(comp)].load(std::memory_order_relaxed);
+      if (v != FastWindingGrid::kUnknown) {
+        CertifiedWinding<T> out;
+        out.winding_number = T(v);
+        out.integral = true;
+        return out;
+      }
+    }
+  }
+  // The integer, or (p possibly on the surface) the thresholds as elsewhere.
+  CertifiedWinding<T> out = traverse(p, std::span<const double>(kThresholds), 0, true);
+  if (comp >= 0 && out.integral)  // the component's integer, learnt once
+    g.value[std::size_t(comp)].store(std::int32_t(std::nearbyint(double(out.winding_number))),
+                                     std::memory_order_relaxed);
+  return out;
 }
 
 template <class T>
 CertifiedWinding<T> FastWindingNumber<T>::evaluate(const Vec3<T>& pt,
                                                    std::span<const double> thresholds,
                                                    double tolerance) const {
+  return traverse(pt, thresholds, tolerance, false);
+}
+
+template <class T>
+CertifiedWinding<T> FastWindingNumber<T>::traverse(const Vec3<T>& pt,
+                                                   std::span<const double> thresholds,
+                                                   double tolerance, bool integer) const {
   CertifiedWinding<T> out;
   auto exact = [&] {
     out.winding_number = index_->exact_winding_number(pt);
@@ -317,14 +549,20 @@ CertifiedWinding<T> FastWindingNumber<T>::evaluate(const Vec3<T>& pt,
   double b_abs = 0;      // sum of every bound added or removed
   std::size_t ops = 0, tris = 0, clusters = 0;
   bool lost = false;     // an exact term with an unknown error
+  bool maybe_on = false; // p may lie on an exact triangle: the integer rule does not apply
 
   // One triangle summed exactly.
   auto exact_triangle = [&](std::uint32_t s) {
     double e;
+    bool off_plane;
     const double om = solid_angle_bounded(p, flat.corner(s, 0).template cast<double>(),
                                           flat.corner(s, 1).template cast<double>(),
-                                          flat.corner(s, 2).template cast<double>(), e);
+                                          flat.corner(s, 2).template cast<double>(), e, off_plane);
     if (e >= kFourPi) lost = true;
+    // Off the surface is certain for far clusters (p outside their ball) and
+    // dipole triangles; for an exact one only when p is off its plane (or it
+    // is degenerate: zero area, solid angle 0 everywhere).
+    if (!off_plane && e > 0) maybe_on = true;
     ++tris;
     ++ops;
     w += om * kInv4Pi;
@@ -443,6 +681,10 @@ CertifiedWinding<T> FastWindingNumber<T>::evaluate(const Vec3<T>& pt,
   };
   auto settled = [&](double e) {
     if (lost) return false;
+    if (integer && !maybe_on) {  // one integer and no half-integer in [w - e, w + e]
+      const double k = std::nearbyint(w);
+      return w - e > k - 0.5 && w + e < k + 0.5 && std::abs(k) < 0x1p30;
+    }
     if (tolerance > 0 && e > tolerance) return false;
     if (thresholds.empty() && tolerance <= 0) return false;
     for (const double t : thresholds)
@@ -459,6 +701,11 @@ CertifiedWinding<T> FastWindingNumber<T>::evaluate(const Vec3<T>& pt,
     if (settled(e)) {
       out.winding_number = T(w);
       out.error_bound = e;
+      if (integer && !maybe_on) {  // p is off the surface: w is that integer
+        out.winding_number = T(std::nearbyint(w));
+        out.error_bound = 0;
+        out.integral = true;
+      }
       out.clusters = std::uint32_t(clusters);
       out.triangles = std::uint32_t(tris);
       return out;
@@ -485,6 +732,80 @@ CertifiedWinding<T> FastWindingNumber<T>::evaluate(const Vec3<T>& pt,
   out.clusters = std::uint32_t(clusters);
   out.triangles = std::uint32_t(tris);
   return out;
+}
+
+namespace {
+
+/// Two 64-bit hashes of the index's vertices, triangles and hierarchy.
+struct Fingerprint {
+  std::uint64_t a = 0, b = 0;
+  std::size_t nv = 0, nt = 0, nn = 0;
+  bool operator==(const Fingerprint&) const = default;
+};
+
+inline void mix_bytes(Fingerprint& f, const void* data, std::size_t bytes) {
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  std::uint64_t a = f.a, b = f.b;
+  std::size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    std::uint64_t x;
+    std::memcpy(&x, p + i, 8);
+    a = (a ^ x) * 0x100000001b3ull;
+    a ^= a >> 29;
+    b = (b + x) * 0x9e3779b97f4a7c15ull;
+    b ^= b >> 31;
+  }
+  for (; i < bytes; ++i) {
+    a = (a ^ p[i]) * 0x100000001b3ull;
+    b = (b + p[i]) * 0x9e3779b97f4a7c15ull;
+  }
+  f.a = a;
+  f.b = b;
+}
+
+template <class T>
+Fingerprint fingerprint(const MeshIndex<T>& index) {
+  Fingerprint f{0xcbf29ce484222325ull, 0x243f6a8885a308d3ull};
+  const auto& V = index.mesh().vertices();
+  const auto& F = index.mesh().triangles();
+  f.nv = V.size();
+  f.nt = F.size();
+  f.nn = index.bvh().nodes.size();
+  for (const auto& v : V) {
+    const T xyz[3] = {v[0], v[1], v[2]};
+    mix_bytes(f, xyz, sizeof xyz);
+  }
+  mix_bytes(f, F.data(), F.size() * sizeof(F[0]));
+  for (const bvh::Node8& n : index.bvh().nodes) {
+    mix_bytes(f, n.child, sizeof n.child);
+    mix_bytes(f, n.count, sizeof n.count);
+    mix_bytes(f, n.lo, sizeof n.lo);
+    mix_bytes(f, n.hi, sizeof n.hi);
+  }
+  return f;
+}
+
+}  // namespace
+
+template <class T>
+std::shared_ptr<const FastWindingNumber<T>> FastWindingNumber<T>::shared(
+    const MeshIndex<T>& index) {
+  struct Slot {
+    Fingerprint print;
+    std::weak_ptr<const FastWindingNumber<T>> fast;
+  };
+  static std::mutex mutex;
+  static std::unordered_map<const MeshIndex<T>*, Slot> slots;
+  const Fingerprint print = fingerprint(index);
+  const std::lock_guard<std::mutex> lock(mutex);
+  for (auto it = slots.begin(); it != slots.end();)
+    it = it->second.fast.expired() ? slots.erase(it) : std::next(it);
+  auto it = slots.find(&index);
+  if (it != slots.end() && it->second.print == print)
+    if (auto live = it->second.fast.lock()) return live;
+  auto made = std::make_shared<const FastWindingNumber<T>>(index);
+  slots[&index] = Slot{print, made};
+  return made;
 }
 
 template class FastWindingNumber<float>;

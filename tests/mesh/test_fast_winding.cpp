@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <random>
+#include <thread>
 
 #include "../support/scale.hpp"
 #include "mesh_support.hpp"
@@ -29,6 +31,14 @@ constexpr double kSign[6] = {-0.7, -0.5, -0.3, 0.3, 0.5, 0.7};
 std::pair<bool, bool> decision(double w) {
   const double a = std::abs(w);
   return {a >= 0.5, !(a > 0.3 && a < 0.7)};
+}
+
+/// The decision SignedMesh takes from a certified answer: an integral one (a
+/// closed mesh, off the surface) is the integer round(w), sure.
+template <class T>
+std::pair<bool, bool> decided(const CertifiedWinding<T>& c) {
+  if (c.integral) return {std::abs(std::nearbyint(double(c.winding_number))) >= 1, true};
+  return decision(double(c.winding_number));
 }
 
 /// Whether w lies within `margin` of a decision threshold.
@@ -67,8 +77,7 @@ std::size_t check_against_exact(const MeshIndex<T>& index, const FastWindingNumb
     // The bound is a bound (the exact sum's own rounding: 1e-12).
     if (!(std::abs(double(c.winding_number) - exact) <= c.error_bound + 1e-12)) ++loose;
     // And a certified decision is the exact sum's.
-    if (!near_threshold(exact, 1e-9) && decision(double(c.winding_number)) != decision(exact))
-      ++wrong;
+    if (!near_threshold(exact, 1e-9) && decided(c) != decision(exact)) ++wrong;
   }
   EXPECT_EQ(loose, 0u) << what;
   EXPECT_EQ(wrong, 0u) << what;
@@ -92,7 +101,7 @@ TEST(FastWinding, LabelledPointsOnClosedMeshes) {
       ++done;
       const CertifiedWinding<double> c = fast.decide_sign(p);
       fallbacks += c.exact;
-      const auto [inside, sure] = decision(c.winding_number);
+      const auto [inside, sure] = decided(c);
       wrong += inside != (r < 1.0);
       unsure += !sure;
     }
@@ -114,7 +123,7 @@ TEST(FastWinding, LabelledPointsOnClosedMeshes) {
       const double q = std::hypot(std::hypot(p[0], p[1]) - 1.0, p[2]);
       if (std::abs(q - 0.3) < 0.02) continue;
       ++done;
-      const auto [inside, sure] = decision(fast.decide_sign(p).winding_number);
+      const auto [inside, sure] = decided(fast.decide_sign(p));
       wrong += inside != (q < 0.3);
       unsure += !sure;
     }
@@ -141,7 +150,7 @@ TEST(FastWinding, LabelledPointsOnClosedMeshes) {
       for (int r = 0; r < 5; ++r)
         odd += bf.count_hits(Ray<double>{p, Vec3d{g(rng), g(rng), g(rng)}, 0.0,
                                          ScalarTraits<double>::infinity()}) % 2;
-      const auto [inside, sure] = decision(fast.decide_sign(p).winding_number);
+      const auto [inside, sure] = decided(fast.decide_sign(p));
       wrong += inside != (odd >= 3);
       unsure += !sure;
       ++checked;
@@ -181,7 +190,7 @@ TEST(FastWinding, NearTheSurfaceFallsBackWhereItMust) {
     }
     // The exact sum decides these points: inside at -off, outside at +off.
     for (std::size_t i = 0; i < pts.size(); ++i) {
-      const auto [inside, sure] = decision(fast.decide_sign(pts[i]).winding_number);
+      const auto [inside, sure] = decided(fast.decide_sign(pts[i]));
       EXPECT_EQ(inside, i % 2 == 1) << off << " " << i;
       EXPECT_TRUE(sure);
     }
@@ -289,7 +298,9 @@ TEST(FastWinding, SignedMeshMatchesTheExactSum) {
       }
       if (near_threshold(b.winding_number, 1e-9)) continue;
       differ += a.inside() != b.inside() || a.confidence != b.confidence;
-      EXPECT_LE(std::abs(a.winding_number - b.winding_number), a.winding_error + 1e-12);
+      // (the exact sum's own rounding: 1e-12, 1e-9 beside the integer of a closed mesh)
+      EXPECT_LE(std::abs(a.winding_number - b.winding_number),
+                a.winding_error + (a.winding_error == 0 ? 1e-9 : 1e-12));
     }
     EXPECT_EQ(differ, 0u) << name;
   }
@@ -310,15 +321,194 @@ TEST(FastWinding, EdgeCases) {
   EXPECT_FALSE(far.exact);
   EXPECT_EQ(far.triangles, 0u);
   EXPECT_LE(far.clusters, 8u);
-  // The centre of the sphere: certified inside.
-  const CertifiedWinding<double> c = fast.decide_sign(Vec3d{0, 0, 0});
-  EXPECT_FALSE(c.exact);
-  EXPECT_NEAR(c.winding_number, 1.0, c.error_bound);
-  EXPECT_GT(c.winding_number - c.error_bound, 0.7);  // settles "inside, sure"
+  // The centre of the sphere: certified inside (a closed mesh: the integer 1,
+  // from the traversal the first time, from the grid's component afterwards).
+  EXPECT_TRUE(fast.closed());
+  for (int pass = 0; pass < 2; ++pass) {
+    const CertifiedWinding<double> c = fast.decide_sign(Vec3d{0, 0, 0});
+    EXPECT_FALSE(c.exact);
+    EXPECT_TRUE(c.integral);
+    EXPECT_NEAR(c.winding_number, 1.0, c.error_bound);
+    EXPECT_GT(c.winding_number - c.error_bound, 0.5);
+    EXPECT_LT(c.winding_number + c.error_bound, 1.5);
+    if (pass == 1) {
+      EXPECT_EQ(c.error_bound, 0.0);
+    }
+  }
   // A tiny tolerance is met (or the exact sum is returned).
   const CertifiedWinding<double> t = fast.evaluate(Vec3d{0.2, 0.1, 0.3}, 1e-9);
   EXPECT_TRUE(t.exact || t.error_bound <= 1e-9);
   EXPECT_NEAR(t.winding_number, index.exact_winding_number(Vec3d{0.2, 0.1, 0.3}), 1e-9 + 1e-12);
+}
+
+/// The mesh with every triangle's orientation reversed (w -> -w).
+TriangleMesh<double> flipped(const TriangleMesh<double>& m) {
+  std::vector<Tri> f = m.triangles();
+  for (Tri& t : f) std::swap(t[1], t[2]);
+  return TriangleMesh<double>(m.vertices(), std::move(f));
+}
+
+/// Every triangle twice (w -> 2w).
+TriangleMesh<double> doubled(const TriangleMesh<double>& m) {
+  std::vector<Tri> f = m.triangles();
+  f.insert(f.end(), m.triangles().begin(), m.triangles().end());
+  return TriangleMesh<double>(m.vertices(), std::move(f));
+}
+
+/// Three fresh vertices per triangle, triangles shuffled: the same surface.
+TriangleMesh<double> soup(const TriangleMesh<double>& m, std::uint64_t seed) {
+  std::vector<std::size_t> order(m.num_triangles());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::mt19937_64 rng(seed);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<Vec3d> v;
+  std::vector<Tri> f;
+  for (const std::size_t t : order) {
+    const std::uint32_t b = std::uint32_t(v.size());
+    for (int k = 0; k < 3; ++k) v.push_back(m.corner(t, k));
+    f.push_back(Tri{b, b + 1, b + 2});
+  }
+  return TriangleMesh<double>(std::move(v), std::move(f));
+}
+
+/// One triangle reversed: no longer closed as a chain.
+TriangleMesh<double> one_flipped(const TriangleMesh<double>& m) {
+  std::vector<Tri> f = m.triangles();
+  std::swap(f[f.size() / 2][1], f[f.size() / 2][2]);
+  return TriangleMesh<double>(m.vertices(), std::move(f));
+}
+
+TEST(FastWinding, ClosedMeshesAnswerIntegers) {
+  // Closed meshes (zero boundary chain) and their flipped, doubled and soup
+  // versions: every integral answer must be the integer the exact sum rounds
+  // to, and most box points must come straight from the grid. One flipped
+  // face or holes: not closed, the threshold answers as before.
+  const TriangleMesh<double> elephant = test::cgal_mesh("elephant.off");
+  struct Case {
+    const char* what;
+    TriangleMesh<double> mesh;
+    bool closed;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"elephant", elephant, true});
+  cases.push_back({"flipped", flipped(elephant), true});
+  cases.push_back({"doubled", doubled(elephant), true});
+  cases.push_back({"soup", soup(elephant, 9), true});
+  cases.push_back({"one flipped", one_flipped(elephant), false});
+  cases.push_back({"with holes", with_holes(elephant, {elephant.corner(0, 0)}, 0.05), false});
+  cases.push_back({"torus", test::torus(1.0, 0.3, 40, 20), true});
+  const std::size_t n = std::size_t(test::scaled_count(300, 40));
+  for (const Case& k : cases) {
+    const MeshIndex<double> index(k.mesh);
+    const FastWindingNumber<double> fast(index);
+    EXPECT_EQ(fast.closed(), k.closed) << k.what;
+    EXPECT_EQ(fast.grid_cells() > 0, k.closed) << k.what;
+    const double diag = test::diagonal_length(k.mesh);
+    const std::vector<Vec3d> pts = test::query_points(k.mesh, n, 31);
+    std::size_t wrong = 0, loose = 0, integral = 0, from_grid = 0, box = 0, box_grid = 0;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const Vec3d& p = pts[i];
+      const double exact = index.exact_winding_number(p);
+      const CertifiedWinding<double> c = fast.decide_sign(p);
+      const bool grid = c.integral && c.clusters == 0 && c.triangles == 0 && !c.exact;
+      if (i % 4 == 1) {  // query_points: near, box, vertex, edge-midpoint in turn
+        ++box;
+        box_grid += grid;
+      }
+      if (c.exact) {
+        EXPECT_EQ(c.winding_number, exact) << k.what << " " << i;
+        continue;
+      }
+      if (!c.integral) {
+        loose += !(std::abs(c.winding_number - exact) <= c.error_bound + 1e-12);
+        wrong += !near_threshold(exact, 1e-9) && decision(c.winding_number) != decision(exact);
+        continue;
+      }
+      EXPECT_TRUE(k.closed) << k.what;
+      ++integral;
+      from_grid += grid;
+      // An integral answer is the integer itself (bound 0), and only off the
+      // surface, where a closed mesh's w is an integer: the exact sum lies
+      // within its own rounding of it.
+      EXPECT_EQ(c.error_bound, 0.0) << k.what;
+      EXPECT_EQ(c.winding_number, std::nearbyint(c.winding_number)) << k.what;
+      EXPECT_GT(index.closest_point(p).sq_distance, 0.0) << k.what << " " << i;
+      wrong += std::abs(exact - c.winding_number) > 1e-9 * (1 + diag);
+    }
+    EXPECT_EQ(wrong, 0u) << k.what;
+    EXPECT_EQ(loose, 0u) << k.what;
+    if (k.closed) {
+      EXPECT_GT(integral, pts.size() / 3) << k.what;
+      EXPECT_GT(box_grid, box / 2) << k.what;  // the grid answers most box points
+    } else {
+      EXPECT_EQ(integral, 0u) << k.what;
+    }
+  }
+}
+
+TEST(FastWinding, GridLearntFromManyThreads) {
+  // Components learn their integer lazily from whichever thread certifies it
+  // first; the decisions must not depend on the order.
+  const TriangleMesh<double> m = test::cgal_mesh("knot1.off");
+  const MeshIndex<double> index(m);
+  const FastWindingNumber<double> serial(index);
+  const FastWindingNumber<double> parallel(index);
+  const std::vector<Vec3d> pts = test::query_points(m, std::size_t(test::scaled_count(800, 80)), 41);
+  std::vector<std::pair<bool, bool>> want(pts.size()), got(pts.size());
+  for (std::size_t i = 0; i < pts.size(); ++i) want[i] = decided(serial.decide_sign(pts[i]));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t i = std::size_t(t); i < pts.size(); i += 4) got[i] = decided(parallel.decide_sign(pts[i]));
+    });
+  for (std::thread& t : threads) t.join();
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    differ += want[i] != got[i] && !near_threshold(index.exact_winding_number(pts[i]), 1e-9);
+  EXPECT_EQ(differ, 0u);
+  // An integral answer is the same number whether the grid had learnt it or
+  // the traversal found it (a fresh object: nothing learnt yet).
+  const FastWindingNumber<double> fresh(index);
+  std::size_t unequal = 0, integral = 0;
+  for (const Vec3d& p : pts) {
+    const CertifiedWinding<double> a = fresh.decide_sign(p), b = parallel.decide_sign(p);
+    if (!a.integral || !b.integral) continue;
+    ++integral;
+    unequal += a.winding_number != b.winding_number || a.error_bound != b.error_bound;
+  }
+  EXPECT_EQ(unequal, 0u);
+  EXPECT_GT(integral, pts.size() / 3);
+}
+
+TEST(FastWinding, SharedIsBuiltOncePerIndex) {
+  const TriangleMesh<double> m = test::icosphere(3);
+  MeshIndex<double> index(m);
+  const MeshIndex<double> other(m);
+  std::vector<std::shared_ptr<const FastWindingNumber<double>>> got(4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < got.size(); ++t)
+    threads.emplace_back([&, t] { got[t] = FastWindingNumber<double>::shared(index); });
+  for (std::thread& t : threads) t.join();
+  for (const auto& g : got) EXPECT_EQ(g.get(), got[0].get());
+  EXPECT_EQ(&got[0]->index(), &index);
+  EXPECT_NE(FastWindingNumber<double>::shared(other).get(), got[0].get());
+  // Two SignedMeshes on one index (sharing it): the same integer.
+  const SignedMesh<MeshIndex<double>> s1(index, {SignMethod::winding}), s2(index, {SignMethod::winding});
+  const SignedClosestPoint<double> a = s1.query(Vec3d{0.1, 0.2, 0.3});
+  const SignedClosestPoint<double> b = s2.query(Vec3d{0.1, 0.2, 0.3});
+  EXPECT_EQ(a.winding_error, 0.0);  // the integer, whichever path found it
+  EXPECT_EQ(a.winding_number, 1.0);
+  EXPECT_EQ(b.winding_error, 0.0);
+  EXPECT_EQ(b.winding_number, 1.0);
+  EXPECT_TRUE(a.inside() && b.inside());
+  // Moved vertices: a fresh one (the old one's cluster data no longer fits).
+  std::vector<Vec3d> moved = m.vertices();
+  for (Vec3d& v : moved) v = v * 2.0;
+  index.refit(moved);
+  const auto after = FastWindingNumber<double>::shared(index);
+  EXPECT_NE(after.get(), got[0].get());
+  const CertifiedWinding<double> c = after->decide_sign(Vec3d{1.5, 0, 0});  // inside the moved sphere
+  EXPECT_TRUE(decided(c).first);
 }
 
 }  // namespace

@@ -71,6 +71,11 @@ struct CertifiedWinding {
   bool exact = false;        ///< fell back to MeshIndex::exact_winding_number
   std::uint32_t clusters = 0;   ///< far-field clusters evaluated
   std::uint32_t triangles = 0;  ///< triangles summed exactly
+  /// The mesh is closed (its triangles' boundary chain is zero) and
+  /// [w - E, w + E] holds one integer k = round(winding_number) and no
+  /// half-integer: off the surface (where w is an integer) w = k exactly.
+  /// Answers from the cell grid are integral with error_bound 0.
+  bool integral = false;
 };
 
 template <class T>
@@ -91,8 +96,25 @@ class FastWindingNumber {
     return evaluate(p, {}, tolerance);
   }
   /// Decides |w| >= 1/2 (inside) and whether |w| lies in (0.3, 0.7) (SignedMesh's
-  /// "unsure" band): thresholds +-0.3, +-0.5, +-0.7.
+  /// "unsure" band): thresholds +-0.3, +-0.5, +-0.7. On a closed mesh
+  /// (closed()) it decides the integer instead: a grid lookup where p lies in
+  /// a cell that no triangle touches (O(1)), else the traversal until
+  /// [w - E, w + E] holds no half-integer (integral = true), else the exact sum.
   CertifiedWinding<T> decide_sign(const Vec3<T>& p) const;
+
+  /// Whether the mesh's oriented triangles have zero boundary: every edge
+  /// (corners compared by coordinates, so soups count) is used as often in
+  /// one direction as in the other. Then w is an integer off the surface,
+  /// constant between surface crossings, and 0 outside the mesh's box.
+  bool closed() const;
+  /// Cells of the inside/outside grid (0 when the mesh is not closed).
+  std::size_t grid_cells() const;
+
+  /// The FastWindingNumber of index, built once and shared: every call for
+  /// the same index (same address and the same vertices, triangles and
+  /// hierarchy, checked by a 128-bit fingerprint) while an earlier answer is
+  /// still alive returns that one; otherwise it builds a fresh one. Thread-safe.
+  static std::shared_ptr<const FastWindingNumber> shared(const MeshIndex<T>& index);
 
   /// Most exact triangle terms before falling back to the exact sum (default:
   /// half the triangle count, at least 256).
@@ -107,6 +129,8 @@ class FastWindingNumber {
   const MeshIndex<T>* index_;
   std::shared_ptr<const Data> data_;
   std::size_t max_triangles_ = 256;
+  CertifiedWinding<T> traverse(const Vec3<T>& p, std::span<const double> thresholds,
+                               double tolerance, bool integer) const;
 };
 
 extern template class FastWindingNumber<float>;

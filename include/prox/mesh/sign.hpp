@@ -10,7 +10,10 @@
 //   uses the certified fast winding number (prox/mesh/fast_winding.hpp): a
 //   far-field estimate with a rigorous error bound, refined until the bound
 //   settles both |w| >= 1/2 and the unsure band, else the exact sum; so the
-//   answer (sign and confidence) is the exact sum's. BruteForce always sums
+//   answer (sign and confidence) is the exact sum's. On a closed mesh (zero
+//   boundary chain) w is an integer off the surface: a cell grid answers most
+//   points at once, and the traversal stops once that integer is certain
+//   (sure). Built once per index and shared (FastWindingNumber::shared). BruteForce always sums
 //   exactly. Sure unless the deciding w lies in (0.3, 0.7) (near a hole, on a
 //   sheet, an inconsistently oriented face). winding_error is the estimate's
 //   bound (0 when the exact sum decided).
@@ -117,7 +120,7 @@ class SignedMesh {
     if (method_ == SignMethod::pseudonormal) normals_ = pseudonormals(index.mesh());
     if constexpr (std::is_same_v<Index, MeshIndex<T>>)
       if (method_ == SignMethod::winding)
-        fast_ = std::make_shared<const FastWindingNumber<T>>(index);
+        fast_ = FastWindingNumber<T>::shared(index);  // built once per index
   }
 
   const Index& index() const { return *index_; }
@@ -184,8 +187,14 @@ class SignedMesh {
         break;
       }
       default: {
-        s.winding_number = winding(p, s.winding_error);
+        bool integral = false;
+        s.winding_number = winding(p, s.winding_error, integral);
         const T aw = std::abs(s.winding_number);
+        if (integral) {  // closed mesh, p off the surface: w is the integer near the estimate
+          inside = std::nearbyint(aw) >= T(1);
+          sure = true;
+          break;
+        }
         inside = aw >= T(0.5);
         sure = !(aw > T(0.3) && aw < T(0.7));
         break;
@@ -234,11 +243,13 @@ class SignedMesh {
     }
   }
 
-  T winding(const Vec3<T>& p, double& error) const {
+  T winding(const Vec3<T>& p, double& error, bool& integral) const {
     error = 0;
+    integral = false;
     if (fast_) {
       const CertifiedWinding<T> c = fast_->decide_sign(p);
       error = c.error_bound;
+      integral = c.integral;
       return c.winding_number;
     }
     if constexpr (requires(const Index& i) { i.exact_winding_number(p); }) {
