@@ -30,6 +30,14 @@ if(PROX_SANITIZE)
                          -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   target_link_options(prox_build_flags INTERFACE -fsanitize=address,undefined)
 endif()
+# ThreadSanitizer (scripts/build.sh tsan): the threaded tests, see docs/reliability.md.
+if(PROX_TSAN)
+  if(PROX_SANITIZE)
+    message(FATAL_ERROR "PROX_TSAN and PROX_SANITIZE cannot be combined (TSan excludes ASan)")
+  endif()
+  target_compile_options(prox_build_flags INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
+  target_link_options(prox_build_flags INTERFACE -fsanitize=thread)
+endif()
 
 # prox_add_library(NAME module SOURCES ... [LIBS ...] [FIND_DEPENDENCIES ...])
 # A compiled module: target prox_<module>, alias prox::<module>, installed as

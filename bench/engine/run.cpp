@@ -14,6 +14,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <stdexcept>
 
@@ -33,6 +37,37 @@ double process_cpu_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+__attribute__((format(printf, 1, 2))) std::string printf_string(const char* f, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, f);
+  std::vsnprintf(buf, sizeof buf, f, args);
+  va_end(args);
+  return buf;
+}
+
+// A field of /proc/self/status ("VmRSS:", "VmHWM:") in bytes; 0 where unreadable.
+std::size_t resident_bytes(const char* field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  const std::size_t n = std::strlen(field);
+  while (std::getline(in, line)) {
+    if (line.compare(0, n, field) == 0) return std::size_t(std::stoull(line.substr(n))) * 1024;
+  }
+  return 0;
+}
+
+// Resets VmHWM to the current resident size (Linux: "5" to /proc/self/clear_refs).
+void reset_peak_resident() {
+  std::ofstream out("/proc/self/clear_refs");
+  out << "5";
+}
+
+std::size_t mesh_bytes(const BenchMesh& mesh) {
+  return mesh.vertices.size() * sizeof(mesh.vertices[0]) +
+         mesh.triangles.size() * sizeof(mesh.triangles[0]);
 }
 
 double seconds_since(Clock::time_point start) {
@@ -305,7 +340,7 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
   if (o.gpu || o.gpu_only)
     for (const std::string& m : o.meshes) need_files |= m != "soup-1m";
   for (const std::string& m : o.meshes) need_files |= (m == "bunny" || m == "armadillo" ||
-                                                       m == "bunny-1m");
+                                                       m == "bunny-1m" || m == "bunny-19m");
   const std::string data_dir = need_files ? resolve_data_dir(o.data_dir) : o.data_dir;
 
   const bool only = o.hausdorff_only || o.sign_only || o.gpu_only;
@@ -313,7 +348,12 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
     err << "[" << mesh_name << "] preparing mesh\n";
     const BenchMesh mesh = make_mesh(mesh_name, data_dir);
     report.mesh_header(mesh);
+    std::vector<std::string> memory_lines;
     for (auto& peer : peers) {
+      // Peak resident growth while this peer builds (index, build temporaries),
+      // over what the process held before (the mesh, earlier peers' indexes).
+      reset_peak_resident();
+      const std::size_t before = resident_bytes("VmRSS:");
       BuildRow b;
       b.mesh = mesh.name;
       b.peer = peer->name();
@@ -322,8 +362,24 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
       b.memory_method = peer->memory_method();
       b.triangles = mesh.triangles.size();
       report.add_build(b);
+      const std::size_t peak = resident_bytes("VmHWM:");
+      if (peak > 0) {
+        const double tri = double(std::max<std::size_t>(mesh.triangles.size(), 1));
+        const double growth = double(peak > before ? peak - before : 0);
+        memory_lines.push_back(printf_string(
+            "  %-16s peak resident %8.1f MiB; growth while building %8.1f MiB = %6.1f B/tri; "
+            "index %6.1f B/tri",
+            peer->name().c_str(), double(peak) / 1048576.0, growth / 1048576.0, growth / tri,
+            double(b.bytes) / tri));
+      }
     }
     report.print_builds(mesh.name);
+    if (!memory_lines.empty()) {
+      out << "Resident memory (/proc/self/status VmHWM, reset before each peer's builds; mesh "
+             "arrays held by the benchmark: "
+          << printf_string("%.1f", double(mesh_bytes(mesh)) / 1048576.0) << " MiB):\n";
+      for (const std::string& line : memory_lines) out << line << "\n";
+    }
     for (const std::string& w : o.workloads) {
       run_workload(mesh, w, peers, o, report, err);
       report.print_workload(mesh.name, w);

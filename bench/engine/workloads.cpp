@@ -33,7 +33,8 @@ void BenchMesh::update_bounds() {
 }
 
 const std::vector<std::string>& mesh_names() {
-  static const std::vector<std::string> names{"bunny", "armadillo", "bunny-1m", "soup-1m"};
+  static const std::vector<std::string> names{"bunny", "armadillo", "bunny-1m", "soup-1m",
+                                              "bunny-19m"};
   return names;
 }
 
@@ -141,11 +142,15 @@ BenchMesh make_mesh(const std::string& name, const std::string& data_dir) {
     m = load("armadillo.off");
   } else if (name == "bunny-1m") {
     m = subdivide_midpoints(subdivide_midpoints(load("bunny00.off")));
+  } else if (name == "bunny-19m") {
+    // The scale test (issue 9): split until at least 10M triangles (4 times: 19,304,448).
+    m = load("bunny00.off");
+    while (m.triangles.size() < 10'000'000) m = subdivide_midpoints(m);
   } else if (name == "soup-1m") {
     m = make_soup(1000000);
   } else {
     throw std::runtime_error("unknown mesh '" + name +
-                             "' (known: bunny, armadillo, bunny-1m, soup-1m)");
+                             "' (known: bunny, armadillo, bunny-1m, soup-1m, bunny-19m)");
   }
   m.name = name;
   return m;
