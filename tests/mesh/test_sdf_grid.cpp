@@ -9,6 +9,7 @@
 
 #include "../support/scale.hpp"
 #include "mesh_support.hpp"
+#include "prox/mesh/isa.hpp"
 #include "prox/mesh/sdf_grid.hpp"
 
 namespace prox {
@@ -130,6 +131,8 @@ void expect_lune_exact(const TriangleMesh<T>& m, std::uint64_t seed) {
   sdf_detail::LuneStats stats;
   const std::int64_t n = test::scaled_count(1500, 100);
   std::size_t cut_any = 0;
+  const std::vector<Isa> isas = available_isas();
+  const Isa active = active_isa();
   for (std::int64_t c = 0; c < n; ++c) {
     Vec3<T> p;
     for (int a = 0; a < 3; ++a)
@@ -158,6 +161,20 @@ void expect_lune_exact(const TriangleMesh<T>& m, std::uint64_t seed) {
     ASSERT_EQ(std::memcmp(&got.point, &want.point, sizeof(got.point)), 0) << c;
     ASSERT_EQ(got.feature, want.feature) << c;
     cut_any += stats.triangles_tested - before < m.num_triangles();
+    // The same search compiled per ISA path (what the grid calls): every
+    // path the CPU runs, the same bits.
+    for (const Isa isa : isas) {
+      set_isa(isa);
+      const MeshClosestPoint<T> g2 = sdf_detail::lune_closest_point_isa(
+          index.layout(), p, std::uint32_t(hint), m.corner(t, 0), m.corner(t, 1), m.corner(t, 2),
+          balls, scale);
+      ASSERT_EQ(g2.triangle, want.triangle) << c << " " << isa_name(isa);
+      ASSERT_EQ(std::memcmp(&g2.sq_distance, &want.sq_distance, sizeof(T)), 0) << c;
+      ASSERT_EQ(std::memcmp(&g2.point, &want.point, sizeof(g2.point)), 0) << c;
+      ASSERT_EQ(std::memcmp(&g2.bary, &want.bary, sizeof(g2.bary)), 0) << c;
+      ASSERT_EQ(g2.feature, want.feature) << c;
+    }
+    set_isa(active);
   }
   // The pruning prunes (not a test that cannot fail the other way), where the
   // rounding margin is small against the mesh (not for float 1e5 away).
@@ -206,6 +223,36 @@ TEST(SdfGrid, LunePruningIsExact) {
 // A grid whose nodes lie exactly on the faces of a cube (distance 0), with
 // degenerate triangles added (on the surface and off it): the grid is the
 // independent queries, with and without pruning, at 1, 2 and 7 threads.
+// The grid's pruned search runs on the engine's ISA path
+// (src/mesh/sdf_grid_isa.cpp): every path the CPU runs gives the same bytes,
+// in double and float, as the plain per-node engine query.
+TEST(SdfGrid, EveryIsaPathGivesTheSameGrid) {
+  const std::size_t res = test::test_scale() >= 1 ? 28 : 10;
+  const auto m = test::cgal_mesh("elephant.off");
+  const auto f = test::to_float(m);
+  const MeshIndex<double> index(m);
+  const MeshIndex<float> fi(f);
+  const SignedMesh<MeshIndex<double>> s(index);
+  const SignedMesh<MeshIndex<float>> sf(fi);
+  const GridSpec g = grid_over_box(m.bounds(), 0.1, res);
+  SdfOptions plain;
+  plain.lune = false;
+  const SdfGrid<double> want = signed_distance_grid(s, g, plain);
+  const SdfGrid<float> wantf = signed_distance_grid(sf, g, plain);
+  const Isa active = active_isa();
+  for (const Isa isa : available_isas()) {
+    SCOPED_TRACE(isa_name(isa));
+    set_isa(isa);
+    const SdfGrid<double> got = signed_distance_grid(s, g);
+    const SdfGrid<float> gotf = signed_distance_grid(sf, g);
+    set_isa(active);
+    ASSERT_EQ(got.values.size(), want.values.size());
+    EXPECT_EQ(std::memcmp(got.values.data(), want.values.data(), want.values.size() * 8), 0);
+    ASSERT_EQ(gotf.values.size(), wantf.values.size());
+    EXPECT_EQ(std::memcmp(gotf.values.data(), wantf.values.data(), wantf.values.size() * 4), 0);
+  }
+}
+
 TEST(SdfGrid, NodesOnTheSurfaceAndDegenerateTriangles) {
   std::vector<Vec3d> v;
   std::vector<std::array<std::uint32_t, 3>> f;

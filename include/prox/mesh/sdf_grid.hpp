@@ -13,7 +13,8 @@
 //   (the exact kernel distance from p to it: usually the answer), and the
 //   empty balls of up to 8 computed neighbours (same plane, the planes below
 //   and above) cut the search down to a patch near the contact
-//   (prox/mesh/sdf_grid_lune.hpp); the pruned search finds the engine's
+//   (prox/mesh/sdf_grid_lune.hpp, compiled per ISA path in
+//   src/mesh/sdf_grid_isa.cpp); the pruned search finds the engine's
 //   closest point (same kernel, same tie rule), only sooner. Without a layout
 //   (BruteForce) or with SdfOptions::lune off, or where a band clamps the
 //   node, the bounded engine query runs instead (radius: the neighbour's
@@ -267,8 +268,10 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
               const auto& mesh = sm.index().mesh();
               const auto t = std::size_t(from->triangle);
               const Vec3<T> c0 = mesh.corner(t, 0), c1 = mesh.corner(t, 1), c2 = mesh.corner(t, 2);
-              const double hint_sq = double(closest_point_triangle(p, c0, c1, c2).sq_distance);
-              if (!banded || std::sqrt(hint_sq) * kWiden <= band) {
+              // (The hint's kernel runs again in the search: only a band needs it here.)
+              if (!banded ||
+                  std::sqrt(double(closest_point_triangle(p, c0, c1, c2).sq_distance)) * kWiden <=
+                      band) {
                 balls.clear();
                 auto add = [&](const Node& n, std::size_t ii, std::size_t jj, std::size_t kk) {
                   if (!n.exact) return;
@@ -288,7 +291,7 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
                   if (i > 0) add(above[j * nx + i - 1], i - 1, j, ka);
                   if (j > 0) add(above[(j - 1) * nx + i], i, j - 1, ka);
                 }
-                cp = sdf_detail::lune_closest_point(sm.index().layout(), p,
+                cp = sdf_detail::lune_closest_point_isa(sm.index().layout(), p,
                                                     std::uint32_t(from->triangle), c0, c1, c2,
                                                     balls, scale, &slab_stats[slab]);
                 done = true;

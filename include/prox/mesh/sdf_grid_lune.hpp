@@ -1,8 +1,12 @@
 // prox/mesh/sdf_grid_lune.hpp — the closest point of a grid node, pruned by the
 // empty balls of already computed neighbours (the "lune" certificate).
 //
-// Used by signed_distance_grid (prox/mesh/sdf_grid.hpp); public only because
-// that is a header template. It walks the index's public layout
+// Used by signed_distance_grid (prox/mesh/sdf_grid.hpp) through
+// lune_closest_point_isa: the template below compiled once per ISA path
+// (src/mesh/sdf_grid_isa.cpp, as the engine's own objects) and called on the
+// path the engine runs; with AVX2 the leaf tests four triangles' box bounds
+// and cuts at once in 4-lane doubles (the same operations as the scalar
+// path, so the same decisions). It walks the index's public layout
 // (MeshIndex::layout(), prox/mesh/flat_index.hpp) with the shared traversal
 // loop (prox/bvh/traverse.hpp) and runs the public kernel
 // (closest_point_triangle) with the engine's tie rule (smaller squared
@@ -35,6 +39,11 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <type_traits>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "prox/bvh/traverse.hpp"
 #include "prox/mesh/flat_index.hpp"
@@ -106,13 +115,13 @@ struct LuneTest {
 /// (see the file comment). hint: a triangle id whose kernel result bounds the
 /// answer; balls: computed neighbours; scale: S of the file comment (the
 /// caller's, for the mesh box; p's magnitude is added here).
-template <class T>
+template <class T, class Tag = void>
 MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
                                        std::uint32_t hint, const Vec3<T>& h0, const Vec3<T>& h1,
                                        const Vec3<T>& h2, std::span<const EmptyBall> balls,
                                        double scale, LuneStats* stats = nullptr) {
   MeshClosestPoint<T> best;
-  const ClosestPointTriangleResult<T> hr = closest_point_triangle(p, h0, h1, h2);
+  const ClosestPointTriangleResult<T> hr = detail::closest_point_triangle_tagged<T, Tag>(p, h0, h1, h2);
   best.point = hr.point;
   best.sq_distance = hr.sq_distance;
   best.triangle = std::int32_t(hint);
@@ -155,6 +164,74 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
   std::size_t visited = 0, tested = 0;
   LuneTest test{q, bvh::float_up(big_r * big_r) * bvh::kGrow, cuts, ncuts, {}, &visited};
   for (int a = 0; a < 3; ++a) test.vp[a] = prox::simd::set8(float(pd[a]));
+  auto offer = [&](const LeafPack<T>& pk, std::uint32_t slot, unsigned lane) {
+    ++tested;
+    const ClosestPointTriangleResult<T> r = detail::closest_point_triangle_tagged<T, Tag>(
+        p, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
+    const std::int32_t id = std::int32_t(x.prims[slot]);
+    if (r.sq_distance < best.sq_distance ||
+        (r.sq_distance == best.sq_distance && id < best.triangle)) {
+      const bool closer = r.sq_distance < best.sq_distance;
+      best.point = r.point;
+      best.sq_distance = r.sq_distance;
+      best.triangle = id;
+      best.bary = r.bary;
+      best.feature = r.feature;
+      if (closer) {
+        big_r = radius_of(best.sq_distance);
+        test.bound = std::min(test.bound, bvh::float_up(big_r * big_r) * bvh::kGrow);
+      }
+    }
+  };
+#if defined(__AVX2__)
+  // One pack (4 slots) at a time in 4-lane doubles: the same operations, in
+  // the same order, as the scalar path below, for the pack's 4 lanes.
+  const __m256d vpd[3] = {_mm256_set1_pd(pd[0]), _mm256_set1_pd(pd[1]), _mm256_set1_pd(pd[2])};
+  auto load4 = [](const T* v) {
+    if constexpr (std::is_same_v<T, double>) {
+      return _mm256_loadu_pd(v);
+    } else {
+      return _mm256_cvtps_pd(_mm_loadu_ps(v));
+    }
+  };
+  auto leaf = [&](std::uint32_t b, std::uint32_t n) {
+    for (std::uint32_t s0 = b; s0 < b + n; s0 += bvh::kLeafAlign) {
+      const LeafPack<T>& pk = x.pack_of(s0);
+      const std::uint32_t live = std::min<std::uint32_t>(bvh::kLeafAlign, b + n - s0);
+      __m256d lo[3], hi[3], l = _mm256_setzero_pd();
+      for (int a = 0; a < 3; ++a) {
+        const __m256d x0 = load4(pk.c[0][a]), x1 = load4(pk.c[1][a]), x2 = load4(pk.c[2][a]);
+        lo[a] = _mm256_min_pd(x0, _mm256_min_pd(x1, x2));
+        hi[a] = _mm256_max_pd(x0, _mm256_max_pd(x1, x2));
+        const __m256d d = _mm256_max_pd(_mm256_sub_pd(lo[a], vpd[a]), _mm256_sub_pd(vpd[a], hi[a]));
+        const __m256d dp = _mm256_max_pd(d, _mm256_setzero_pd());
+        l = _mm256_add_pd(l, _mm256_mul_pd(dp, dp));
+      }
+      const __m256d r2 = _mm256_set1_pd(big_r * big_r);
+      unsigned mask = unsigned(_mm256_movemask_pd(
+                          _mm256_cmp_pd(_mm256_mul_pd(l, _mm256_set1_pd(kDown)), r2, _CMP_NGT_UQ))) &
+                      ((1u << live) - 1u);
+      for (int i = 0; i < ncuts && mask != 0; ++i) {
+        const Cut& c = cuts[i];
+        __m256d lin = _mm256_setzero_pd();
+        for (int a = 0; a < 3; ++a)
+          lin = _mm256_add_pd(lin, _mm256_mul_pd(_mm256_set1_pd(c.w[a]),
+                                                 _mm256_sub_pd(c.w_pos[a] ? hi[a] : lo[a], vpd[a])));
+        mask &= unsigned(
+            _mm256_movemask_pd(_mm256_cmp_pd(lin, _mm256_set1_pd(c.c_tri), _CMP_NLT_UQ)));
+      }
+      if (mask == 0) continue;
+      alignas(32) double lv[4];
+      _mm256_store_pd(lv, l);
+      for (unsigned lane = 0; lane < live; ++lane) {
+        if (!(mask >> lane & 1u)) continue;
+        if (lv[lane] * kDown > big_r * big_r) continue;  // the bound may have shrunk
+        offer(pk, s0 + lane, lane);
+      }
+    }
+    return false;
+  };
+#else
   auto leaf = [&](std::uint32_t b, std::uint32_t n) {
     for (std::uint32_t slot = b; slot < b + n; ++slot) {
       const LeafPack<T>& pk = x.pack_of(slot);
@@ -167,8 +244,8 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
                      x2 = double(pk.c[2][a][lane]);
         lo[a] = std::min(x0, std::min(x1, x2));
         hi[a] = std::max(x0, std::max(x1, x2));
-        const double d = std::max(lo[a] - pd[a], pd[a] - hi[a]);
-        if (d > 0) l += d * d;
+        const double d = std::max(std::max(lo[a] - pd[a], pd[a] - hi[a]), 0.0);
+        l += d * d;
       }
       if (l * kDown > big_r * big_r) continue;
       bool cut = false;
@@ -179,26 +256,11 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
         cut = lin < c.c_tri;
       }
       if (cut) continue;
-      ++tested;
-      const ClosestPointTriangleResult<T> r =
-          closest_point_triangle(p, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
-      const std::int32_t id = std::int32_t(x.prims[slot]);
-      if (r.sq_distance < best.sq_distance ||
-          (r.sq_distance == best.sq_distance && id < best.triangle)) {
-        const bool closer = r.sq_distance < best.sq_distance;
-        best.point = r.point;
-        best.sq_distance = r.sq_distance;
-        best.triangle = id;
-        best.bary = r.bary;
-        best.feature = r.feature;
-        if (closer) {
-          big_r = radius_of(best.sq_distance);
-          test.bound = std::min(test.bound, bvh::float_up(big_r * big_r) * bvh::kGrow);
-        }
-      }
+      offer(pk, slot, lane);
     }
     return false;
   };
+#endif
   bvh::traverse(x.nodes, test, leaf);
   if (stats) {
     ++stats->queries;
@@ -209,4 +271,18 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
 }
 
 }  // namespace PROX_ISA_NAMESPACE
+
+/// lune_closest_point compiled for the engine's active ISA path
+/// (prox/mesh/isa.hpp; src/mesh/sdf_grid_isa.cpp, one object per path): the
+/// same answer bit for bit on every path. signed_distance_grid calls these.
+MeshClosestPoint<float> lune_closest_point_isa(const FlatIndex<float>& x, const Vec3<float>& p,
+                                               std::uint32_t hint, const Vec3<float>& h0,
+                                               const Vec3<float>& h1, const Vec3<float>& h2,
+                                               std::span<const EmptyBall> balls, double scale,
+                                               LuneStats* stats = nullptr);
+MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, const Vec3<double>& p,
+                                                std::uint32_t hint, const Vec3<double>& h0,
+                                                const Vec3<double>& h1, const Vec3<double>& h2,
+                                                std::span<const EmptyBall> balls, double scale,
+                                                LuneStats* stats = nullptr);
 }  // namespace prox::sdf_detail

@@ -1,0 +1,18 @@
+// src/mesh/sdf_grid_isa.hpp — the table of one ISA path's pruned grid search
+// (sdf_grid_isa.cpp), picked by sdf_grid_dispatch.cpp.
+#pragma once
+
+#include "prox/mesh/sdf_grid_lune.hpp"
+
+namespace prox::sdf_detail {
+
+template <class T>
+using LuneFn = MeshClosestPoint<T> (*)(const FlatIndex<T>&, const Vec3<T>&, std::uint32_t,
+                                       const Vec3<T>&, const Vec3<T>&, const Vec3<T>&,
+                                       std::span<const EmptyBall>, double, LuneStats*);
+struct LuneTable {
+  LuneFn<float> f;
+  LuneFn<double> d;
+};
+
+}  // namespace prox::sdf_detail
