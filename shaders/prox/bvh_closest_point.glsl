@@ -58,7 +58,7 @@ ProxMeshClosest prox_mesh_closest_point(vec3 p, float max_distance) {
         precise vec3 gap = max(max(min(min(a, b), c) - p, p - max(max(a, b), c)), vec3(0.0));
         precise float box_lb = (gap.x * gap.x + gap.y * gap.y + gap.z * gap.z) * PROX_SHRINK;
         if (box_lb > bound) continue;
-        ProxTriangleResult r = prox_closest_point_triangle(p, a, b, c);
+        ProxTriangleResult r = prox_closest_point_triangle_mesh(p, a, b, c);  // see there
         int id = int(prox_prims[s]);
         if (r.sq_distance <= r2 && (r.sq_distance < best.sq_distance ||
                                     (r.sq_distance == best.sq_distance && id < best.triangle))) {

@@ -241,6 +241,7 @@ struct ShearedTriangle {
   Vec3<T> A, B, C;
   T ax, ay, bx, by, cx, cy;
   T U, V, W;
+  unsigned exact = 0;  ///< bits 0, 1, 2: U, V, W recomputed exactly (double)
 
   /// True when the edge functions have mixed signs: the ray passes outside.
   bool outside() const {
@@ -374,14 +375,20 @@ ShearedTriangle<T> shear_triangle(const WatertightRay<T>& wr, const Vec3<T>& a, 
     const T mxc = abs(s.C[wr.kx]) + abs(pxc), myc = abs(s.C[wr.ky]) + abs(pyc);
     // U: edge b -> c; V: c -> a; W: a -> b.
     if (!(abs(s.U) > edge_error_bound_tight(s.cx, s.cy, s.bx, s.by, mxc, myc, mxb, myb)))
-        [[unlikely]]
+        [[unlikely]] {
       s.U = exact_edge(wr, b, c);
+      s.exact |= 1u;
+    }
     if (!(abs(s.V) > edge_error_bound_tight(s.ax, s.ay, s.cx, s.cy, mxa, mya, mxc, myc)))
-        [[unlikely]]
+        [[unlikely]] {
       s.V = exact_edge(wr, c, a);
+      s.exact |= 2u;
+    }
     if (!(abs(s.W) > edge_error_bound_tight(s.bx, s.by, s.ax, s.ay, mxb, myb, mxa, mya)))
-        [[unlikely]]
+        [[unlikely]] {
       s.W = exact_edge(wr, a, b);
+      s.exact |= 4u;
+    }
   }
   return s;
 }
@@ -451,25 +458,27 @@ RayTriangleHit<T> sheared_hit_rescaled(const WatertightRay<T>& wr, const Sheared
     std::frexp(m, &j);
     for (W& x : v) x = std::ldexp(x, -j);
   }
-  // Double: the edge functions exactly (this path is rare: triangles at the
-  // ends of the range), scaled like v: the same signs as every other path
-  // (exact, or farther from 0 than their rounding error), so shared edges
-  // stay watertight.
+  // Double: the edge functions with the signs of every other path (exact, or
+  // farther from 0 than their rounding error), so shared edges stay watertight.
   // Float (no exact edges yet: see shear_triangle): from the float sheared
   // coordinates, whose products are exact in double.
-  auto edge = [&](const Vec3<T>& p, const Vec3<T>& q, W rounded) {
+  auto edge = [&](const Vec3<T>& p, const Vec3<T>& q, W rounded, unsigned bit) {
     if constexpr (std::is_same_v<T, float>) {
-      (void)p, (void)q;
+      (void)p, (void)q, (void)bit;
       return rounded;
     } else {
+      // The edges shear_triangle recomputed exactly, again exactly (scaled);
+      // the others from the scaled coordinates: the same bits, times 2^-2j,
+      // as an unscaled triangle's (double answers scale exactly).
+      if (!(s.exact & bit)) return rounded;
       int e = 0;
       const double m = exact_edge_scaled(wr, p, q, e);
       return W(std::ldexp(m, e - 2 * j));
     }
   };
-  const W U = edge(b, c, v[4] * v[3] - v[5] * v[2]);
-  const W V = edge(c, a, v[0] * v[5] - v[1] * v[4]);
-  const W Wt = edge(a, b, v[2] * v[1] - v[3] * v[0]);
+  const W U = edge(b, c, v[4] * v[3] - v[5] * v[2], 1u);
+  const W V = edge(c, a, v[0] * v[5] - v[1] * v[4], 2u);
+  const W Wt = edge(a, b, v[2] * v[1] - v[3] * v[0], 4u);
   RayTriangleHit<T> r;
   if ((U < 0 || V < 0 || Wt < 0) && (U > 0 || V > 0 || Wt > 0)) return r;
   const W det = U + V + Wt;
