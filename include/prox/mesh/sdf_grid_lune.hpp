@@ -197,7 +197,7 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
   auto leaf = [&](std::uint32_t b, std::uint32_t n) {
     for (std::uint32_t s0 = b; s0 < b + n; s0 += bvh::kLeafAlign) {
       const LeafPack<T>& pk = x.pack_of(s0);
-      const std::uint32_t live = std::min<std::uint32_t>(bvh::kLeafAlign, b + n - s0);
+      const std::uint32_t live = std::min(std::uint32_t(bvh::kLeafAlign), b + n - s0);  // a copy: no odr-use of the global (no weak symbol in the ISA objects)
       __m256d lo[3], hi[3], l = _mm256_setzero_pd();
       for (int a = 0; a < 3; ++a) {
         const __m256d x0 = load4(pk.c[0][a]), x1 = load4(pk.c[1][a]), x2 = load4(pk.c[2][a]);
