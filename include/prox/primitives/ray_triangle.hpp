@@ -289,28 +289,20 @@ static T exact_edge(const WatertightRay<T>& wr, const Vec3<T>& p, const Vec3<T>&
   return T(std::ldexp(m, e));
 }
 
-/// The bound on the rounding error of a sheared edge function: for edge
-/// p -> q, whose function is E = qx py - qy px,
-///   |E - E*| <= 5 eps (Mx_q My_p + My_q Mx_p) + the smallest normal,
-/// where Mx = |P_kx| + |sx P_kz| (My likewise) bounds a sheared coordinate
-/// and its rounding error (at most 3 u Mx: the difference p - o, the product,
-/// the subtraction; u = eps / 2), and 5 eps = 10 u covers the products' and
-/// the subtraction's roundings on top (8 u, plus second-order terms). The
-/// mesh engine's SIMD leaf filters use this one (src/mesh/leaf_ray_simd.hpp):
-/// few operations, the same for all three edges.
-template <class T>
-inline T edge_error_bound(const T& mxq, const T& myp, const T& myq, const T& mxp) {
-  return T(5 * std::numeric_limits<T>::epsilon()) * (mxq * myp + myq * mxp) +
-         std::numeric_limits<T>::min();
-}
-/// A tighter bound, never above edge_error_bound, for the scalar kernel's
-/// choice of which edges to recompute: it weighs each coordinate's error by
-/// the other factor's value rather than its magnitude bound,
-///   3 u (Mx_q |y_p| + |x_q| My_p + My_q |x_p| + |y_q| Mx_p)
-///   + 2 u (|x_q y_p| + |y_q x_p|) + 9 u^2 (Mx_q My_p + My_q Mx_p),
+/// The bound on the rounding error of a sheared edge function, for the
+/// scalar kernel's choice of which edges to recompute exactly. For edge
+/// p -> q, whose function is E = qx py - qy px, with Mx = |P_kx| + |sx P_kz|
+/// (My likewise) bounding a sheared coordinate and its rounding error (at
+/// most 3 u Mx: the difference p - o, the product, the subtraction;
+/// u = eps / 2), each coordinate's error is weighed by the other factor's
+/// value, plus the products' and the subtraction's roundings:
+///   |E - E*| <= 3 u (Mx_q |y_p| + |x_q| My_p + My_q |x_p| + |y_q| Mx_p)
+///             + 2 u (|x_q y_p| + |y_q x_p|) + 9 u^2 (Mx_q My_p + My_q Mx_p)
+///             + the smallest normal,
 /// so for a triangle next to the ray (sheared coordinates small, magnitudes
 /// ~ its distance D) it is ~ u D s rather than u D^2: exact recomputation
-/// only for rays within a few ulps of D of an edge's line.
+/// only for rays within a few ulps of D of an edge's line. It never exceeds
+/// 5 eps (Mx_q My_p + My_q Mx_p) + the smallest normal.
 template <class T>
 inline T edge_error_bound_tight(const T& xq, const T& yq, const T& xp, const T& yp, const T& mxq,
                                 const T& myq, const T& mxp, const T& myp) {
