@@ -387,11 +387,70 @@ ShearedTriangle<T> shear_triangle(const WatertightRay<T>& wr, const Vec3<T>& a, 
 
 /// When sheared_hit's t counts as cancelled: |tn| below ratio times
 /// |U az| + |V bz| + |W cz| (the sum t = tn / det averages; for a hit the
-/// weights U, V, W share a sign). Outside the ratio the sheared t's error is
-/// at most about eps / ratio (times the triangle's condition) relative to t.
+/// weights U, V, W share a sign). Outside the ratio the sum's and the
+/// depths' rounding move t by at most about eps / ratio relative to t
+/// (t_unreliable adds the edge functions' own rounding).
 template <class T> struct FarCorners { static constexpr double ratio = 0x1p-20; };
 template <> struct FarCorners<float> { static constexpr float ratio = 0x1p-10f; };
 
+/// A bound on the rounding error of each of a sheared triangle's three edge
+/// functions (T's rounding; evaluated in W, T or wider), from the largest
+/// |sheared coordinate| S (every |x|, |y|) and the largest |depth| Z (|az|,
+/// |bz|, |cz|, on the normalized ray). From edge_error_bound_tight: its Mx
+/// = |P_kx| + |sx P_kz| with |P_kx| <= |x| + |sx P_kz| (1 + u) and |sx| <= 1,
+/// |P_kz| = |z / sz| <= Z (1 + 3 u) (|1 / sz| = |d_kz| <= 1: the normalized
+/// direction), so Mx, My <= N = (S + 2 Z)(1 + 4 u); then cross <= 4 N S,
+/// prod <= 2 S^2, second <= 2 N^2, and
+///   e <= eps (6.04 N S + 2.02 S^2) + 5 eps^2 N^2 + the smallest normal;
+/// the constants below leave ~1% for N's and this sum's own rounding. An
+/// edge recomputed exactly (rounded once) is within u |E| <= u S^2 of its value.
+template <class T, class W>
+inline W edge_error_bound_all(W S, W Z) {
+  constexpr W e = W(std::numeric_limits<T>::epsilon());
+  const W N = S + W(2) * Z;
+  return e * (W(6.12) * N * S + W(2.05) * S * S) + W(5.1) * e * e * (N * N) +
+         W(std::numeric_limits<T>::min());
+}
+
+/// Whether sheared_hit's t = tn / det may be off by more than about
+/// 4 u / ratio relative (then far_corner_t recomputes it from the exact
+/// coordinates). Two causes:
+/// - tn cancelled: |tn| < ratio (|U az| + |V bz| + |W cz|) (the sum's and the
+///   depths' rounding are a few u of that sum);
+/// - the edge functions' own rounding: each within e of its exact value
+///   (edge_error_bound_all), the exact t* = (tn + sum_i dE_i z_i) / (det +
+///   sum_i dE_i) (the depths z_i = az, bz, cz held exact here: the first
+///   cause covers their rounding) gives
+///     t* - t = sum_i dE_i (z_i - t) / (det + sum_i dE_i),
+///   so |t* - t| <= 2 e sum_i |z_i - t| / |det| whenever 6 e <= |det|.
+///   That is ~ eps D S s / s^2 for a triangle of size s at distance D (t
+///   to ~ eps relative: the depth spread sum |z_i - t| ~ s), but large for
+///   a sliver whose far corners' depths spread far beyond t (the fuzz
+///   finding fuzz/findings/read_mesh_ray_count_4.stl: corners 1.7e29 away,
+///   the plane crossed at t = -20, the sheared t 6.6e8 from edge functions
+///   accurate to 1.4e-5 while tn did not cancel to below 2^-17 of its terms).
+/// S: the largest |sheared coordinate|. NaN or infinite bounds count as
+/// unreliable. About 40 operations, on candidate hits only.
+template <class T, class W>
+inline bool t_unreliable(W S, W U, W V, W Wt, W az, W bz, W cz, W tn, W det) {
+  using std::abs;
+  constexpr W r = W(FarCorners<T>::ratio);
+  if (abs(tn) < r * (abs(U * az) + abs(V * bz) + abs(Wt * cz))) return true;
+  const W e = edge_error_bound_all<T>(S, std::max(abs(az), std::max(abs(bz), abs(cz))));
+  if (!(W(6) * e <= abs(det))) return true;
+  const W t = tn / det;
+  const W spread = abs(az - t) + abs(bz - t) + abs(cz - t);
+  constexpr W tau = W(2 * std::numeric_limits<T>::epsilon()) / r;  // 4 u / ratio
+  return !(W(2) * e * spread <= tau * abs(t));
+}
+
+/// The largest |sheared coordinate| (t_unreliable's S).
+template <class W>
+inline W sheared_extent(W ax, W ay, W bx, W by, W cx, W cy) {
+  using std::abs;
+  return std::max(std::max(std::max(abs(ax), abs(ay)), std::max(abs(bx), abs(by))),
+                  std::max(abs(cx), abs(cy)));
+}
 
 /// The rare path of a hit whose t cancelled: the corners far from the ray's
 /// origin compared with the distance along the ray to their plane (the
@@ -479,8 +538,8 @@ RayTriangleHit<T> sheared_hit_rescaled(const WatertightRay<T>& wr, const Sheared
   W t = tn / det;
   if constexpr (std::is_same_v<T, double>) t = std::ldexp(t, j);
   T tt = T(t);
-  using std::abs;
-  if (abs(tn) < W(FarCorners<T>::ratio) * (abs(U * v[6]) + abs(V * v[7]) + abs(Wt * v[8])))
+  if (t_unreliable<T>(sheared_extent(v[0], v[1], v[2], v[3], v[4], v[5]), U, V, Wt, v[6], v[7],
+                      v[8], tn, det))
     tt = far_corner_t(wr, a, b, c);
   if (!std::isfinite(tt) || !(tt >= wr.ray.t_min && tt <= wr.ray.t_max)) return r;
   r.hit = true;
@@ -516,11 +575,12 @@ RayTriangleHit<T> sheared_hit(const WatertightRay<T>& wr, const ShearedTriangle<
   }
   if (det == T(0)) return r;  // no area in the ray's view: never hit
   if constexpr (ScalarTraits<T>::is_ieee) {
-    // tn cancelled (the corners are far from the origin compared with the
-    // plane's distance along the ray): t from the exact coordinates. Three
-    // products and one compare, on candidate hits only.
-    using std::abs;
-    if (abs(tn) < T(FarCorners<T>::ratio) * (abs(s.U * az) + abs(s.V * bz) + abs(s.W * cz))) {
+    // tn cancelled, or the edge functions' rounding moves t (the corners are
+    // far from the origin compared with the plane's distance along the ray,
+    // or with the triangle's width: t_unreliable): t from the exact
+    // coordinates.
+    if (t_unreliable<T>(sheared_extent(s.ax, s.ay, s.bx, s.by, s.cx, s.cy), s.U, s.V, s.W, az,
+                        bz, cz, tn, det)) {
       const T t = far_corner_t(wr, a, b, c);
       if (!(t >= wr.ray.t_min && t <= wr.ray.t_max)) return r;
       r.hit = true;
