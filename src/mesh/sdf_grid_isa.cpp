@@ -6,7 +6,7 @@
 // (sdf_grid_isa_symbols) checks the objects for shared symbols.
 // sdf_grid_dispatch.cpp calls the path the engine runs (prox/mesh/isa.hpp).
 #include "kernel_instances.hpp"
-#include "prox/mesh/sdf_grid_lune.hpp"
+#include "prox/mesh/sdf_grid_lune_impl.hpp"
 #include "sdf_grid_isa.hpp"
 
 namespace prox::sdf_detail {

@@ -2,7 +2,7 @@
 // (sdf_grid_isa.cpp), picked by sdf_grid_dispatch.cpp.
 #pragma once
 
-#include "prox/mesh/sdf_grid_lune.hpp"
+#include "prox/mesh/sdf_grid_lune_impl.hpp"
 
 namespace prox::sdf_detail {
 

@@ -11,6 +11,7 @@
 #include "mesh_support.hpp"
 #include "prox/mesh/isa.hpp"
 #include "prox/mesh/sdf_grid.hpp"
+#include "prox/mesh/sdf_grid_lune_impl.hpp"
 
 namespace prox {
 namespace {
