@@ -23,6 +23,7 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "gui/window.hpp"
+#include "prox/mesh/sign.hpp"
 #include "render.hpp"
 
 namespace prox::cli {
@@ -199,8 +200,16 @@ class Viewer {
 
   const Stats& stats() const { return stats_; }
 
+  SignedClosestPoint<double> signed_query(const Vec3d& p) const {
+    if (!signed_) signed_ = std::make_unique<SignedMesh<MeshIndex<double>>>(index_, SignOptions{SignMethod::winding});
+    return signed_->query(p);
+  }
+
  private:
   const MeshIndex<double>& index_;
+  // The probe's sign: the certified winding number (SignedMesh, built on the
+  // first probe; its confidence is what the readout shows).
+  mutable std::unique_ptr<SignedMesh<MeshIndex<double>>> signed_;
   std::string name_;
   gui::Window& window_;
   Vec3d view0_;
@@ -327,14 +336,13 @@ class Viewer {
     if (probe_) {
       const Vec3d p = probe_->point();
       const MeshClosestPoint<double> cp = index_.closest_point(p);
-      const MeshSignedDistance<double> sd = index_.signed_distance(p);
+      const SignedClosestPoint<double> sd = signed_query(p);
       lines.push_back(fmt::format("probe {} (offset {:.4g} along triangle {}'s normal)", v3s(p),
                                   probe_->offset, probe_->triangle));
       lines.push_back(fmt::format("      closest {} on triangle {}: distance {:.6g}", v3s(cp.point),
                                   cp.triangle, std::sqrt(cp.sq_distance)));
       lines.push_back(fmt::format("      signed {:.6g} (winding number {:.4f}: sign {})", sd.signed_distance,
-                                  sd.winding_number,
-                                  std::abs(std::abs(sd.winding_number) - 0.5) > 0.3 ? "sure" : "unsure"));
+                                  sd.winding_number, to_string(sd.confidence)));
     }
     return lines;
   }
@@ -368,10 +376,10 @@ class Viewer {
     if (probe_) {
       const Vec3d p = probe_->point();
       const MeshClosestPoint<double> cp = index_.closest_point(p);
-      const MeshSignedDistance<double> sd = index_.signed_distance(p);
-      s << fmt::format("view probe point={} offset={:.9g} closest={} triangle={} distance={:.9g} signed={:.9g} winding={:.6f}\n",
+      const SignedClosestPoint<double> sd = signed_query(p);
+      s << fmt::format("view probe point={} offset={:.9g} closest={} triangle={} distance={:.9g} signed={:.9g} winding={:.6f} sign={}\n",
                        v3(p), probe_->offset, v3(cp.point), cp.triangle, std::sqrt(cp.sq_distance),
-                       sd.signed_distance, sd.winding_number);
+                       sd.signed_distance, sd.winding_number, to_string(sd.confidence));
     }
     gui::print_if_changed(s.str(), last_readout_);
   }

@@ -115,6 +115,26 @@ constexpr std::uint32_t kTriangle = 0xffffffffu;  // Entry::count of a single tr
 // the running sums keep their rounding allowance small.
 constexpr double kOpenAbove = 0.25;
 
+// The inside/outside grid's cell density: about this many cells a triangle
+// (at least 4096 cells, at most kGridMaxCells).
+constexpr double kGridCellsPerTriangle = 32.0;
+constexpr double kGridMaxCells = double(1 << 22);
+// The margin (in cells) by which a triangle's box and plane are grown when
+// cells are marked, beyond the counted rounding 64 u max|coordinate| / h.
+// Counted: a query's cell coordinate (x - lo) * inv_h carries three roundings
+// (the subtraction, 1/h, the product), within 3u (|x| + |lo|) / h cells of its
+// value; the build's (mn - lo) * inv_h the same; the plane test has its own
+// slack. 64u is five times their sum. The floor, 1e-6 of a cell, is for what
+// that count might have missed: where the coordinates are small against the
+// cell (near the origin) the counted term is ~1e-14 of a cell, and the floor
+// keeps the margin ~10^8 times the largest rounding (a few u) of any cell
+// coordinate. It costs nothing measurable: a triangle marks an extra cell only
+// where it passes within 1e-6 of a cell of it.
+constexpr double kGridMarginFloor = 1e-6;
+// A grid whose counted margin would exceed this (coordinates too large for the
+// cell size) is not built: decide_sign runs the traversal everywhere.
+constexpr double kGridMarginMax = 1e-2;
+
 struct Scratch {
   std::vector<Entry> heap;
   std::vector<std::uint32_t> stack;
@@ -123,9 +143,10 @@ struct Scratch {
 }  // namespace
 
 // The inside/outside grid of a closed mesh. Cells (cubes of side h, the
-// mesh's box plus two cells on every side) that no triangle's box touches
-// (boxes grown by `margin` cells, more than the rounding of a cell index) are
-// free; free cells sharing a face are joined into components (6-connected
+// mesh's box plus two cells on every side; about kGridCellsPerTriangle cells a
+// triangle) that no triangle touches are free: a triangle marks the cells of
+// its box whose cube, grown by `margin` cells (more than the rounding of a
+// cell index), its plane meets; free cells sharing a face are joined into components (6-connected
 // flood fill). On a closed mesh w is an integer constant on every connected
 // set off the surface, so one certified integer per component answers every
 // point in it: the component of cell (0,0,0), outside the mesh's box, is 0;
@@ -221,7 +242,7 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
   for (int a = 0; a < 3; ++a) ext = std::max(ext, bhi[a] - blo[a]);
   if (!(ext > 0) || !std::isfinite(ext)) return;
   for (int a = 0; a < 3; ++a) vol *= std::max(bhi[a] - blo[a], ext * 1e-3);
-  const double target = std::clamp(8.0 * double(F.size()), 4096.0, double(1 << 21));
+  const double target = std::clamp(kGridCellsPerTriangle * double(F.size()), 4096.0, kGridMaxCells);
   const double h = std::max(std::cbrt(vol / target), ext / 1024.0);
   double big = 0;
   std::int64_t total = 1;
@@ -232,9 +253,9 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
     big = std::max({big, std::abs(g.lo[a]), std::abs(g.lo[a] + double(g.n[a]) * h)});
   }
   // A cell coordinate (x - lo) * inv_h is within 4u (|x| + |lo|) / h + n 2u
-  // cells of its value; the margin is far above that.
-  const double margin = 1e-6 + 64.0 * kU * big / h;
-  if (!(margin < 1e-2) || total > (std::int64_t(1) << 23)) {
+  // cells of its value; the margin is far above that (kGridMarginFloor).
+  const double margin = kGridMarginFloor + 64.0 * kU * big / h;
+  if (!(margin < kGridMarginMax) || total > (std::int64_t(1) << 23)) {
     g.n[0] = g.n[1] = g.n[2] = 0;
     return;
   }
@@ -255,10 +276,35 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
       i1[a] = std::min<std::int64_t>(g.n[a] - 1,
                                      std::int64_t(std::floor((mx - g.lo[a]) * g.inv_h + margin)));
     }
+    // A cell of the triangle's box is touched only where the triangle's plane
+    // meets the cell grown by `margin`: |n.(m - a)| <= hh |n|_1 (m its
+    // centre). The slack covers the rounding of n, m and the dot product many
+    // times over (1e-9 against errors of a few units of 1e-16).
+    const Vec3d a = m.corner(t, 0).template cast<double>(), b = m.corner(t, 1).template cast<double>(),
+                c = m.corner(t, 2).template cast<double>();
+    const Vec3d ab = b - a, ac = c - a;
+    const Vec3d nrm = cross(ab, ac);
+    const double n1 = std::abs(nrm[0]) + std::abs(nrm[1]) + std::abs(nrm[2]);
+    const double e1 = (std::abs(ab[0]) + std::abs(ab[1]) + std::abs(ab[2])) *
+                      (std::abs(ac[0]) + std::abs(ac[1]) + std::abs(ac[2]));
+    const double a1 = std::abs(a[0]) + std::abs(a[1]) + std::abs(a[2]);
+    const double hh = h * (0.5 + margin);
+    const bool few = i1[0] - i0[0] + i1[1] - i0[1] + i1[2] - i0[2] <= 2;  // few cells: mark all
     for (std::int64_t z = i0[2]; z <= i1[2]; ++z)
       for (std::int64_t y = i0[1]; y <= i1[1]; ++y)
-        for (std::int64_t x = i0[0]; x <= i1[0]; ++x)
+        for (std::int64_t x = i0[0]; x <= i1[0]; ++x) {
+          if (!few) {
+            const double mx = g.lo[0] + (double(x) + 0.5) * h, my = g.lo[1] + (double(y) + 0.5) * h,
+                         mz = g.lo[2] + (double(z) + 0.5) * h;
+            const double dx = mx - a[0], dy = my - a[1], dz = mz - a[2];
+            const double dot = nrm[0] * dx + nrm[1] * dy + nrm[2] * dz;
+            const double reach = hh * n1 + 1e-9 * e1 *
+                                 (std::abs(dx) + std::abs(dy) + std::abs(dz) + h + a1 +
+                                  std::abs(mx) + std::abs(my) + std::abs(mz));
+            if (!(std::abs(dot) <= reach) && std::isfinite(dot)) continue;  // the plane misses the cell
+          }
           g.label[std::size_t(x * sx + y * sy + z * sz)] = FastWindingGrid::kOccupied;
+        }
   }
   std::int32_t comps = 0;
   std::vector<std::int64_t> queue;

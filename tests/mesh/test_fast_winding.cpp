@@ -513,3 +513,101 @@ TEST(FastWinding, SharedIsBuiltOncePerIndex) {
 
 }  // namespace
 }  // namespace prox
+
+namespace prox {
+namespace {
+
+/// Points along a triangle's normal from its centroid, an edge point and a
+/// point near a corner, at `offset` (both sides): in the cells next to the
+/// surface, where the grid's plane test decides which cells are free.
+template <class T>
+std::vector<Vec3<T>> normal_offsets(const TriangleMesh<T>& m, std::size_t n, double offset,
+                                    std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Vec3<T>> out;
+  while (out.size() < n) {
+    const std::size_t t = rng() % m.num_triangles();
+    const Vec3d a = m.corner(t, 0).template cast<double>(), b = m.corner(t, 1).template cast<double>(),
+                c = m.corner(t, 2).template cast<double>();
+    const Vec3d nrm = cross(b - a, c - a);
+    const double len = std::sqrt(squared_norm(nrm));
+    if (!(len > 0)) continue;
+    const Vec3d on[3] = {(a + b + c) / 3.0, a * 0.7 + b * 0.3, a * 0.98 + b * 0.01 + c * 0.01};
+    const double side = (rng() & 1) ? offset : -offset;
+    const Vec3d p = on[out.size() % 3] + nrm * (side / len);
+    out.push_back(Vec3<T>{T(p[0]), T(p[1]), T(p[2])});
+  }
+  return out;
+}
+
+TEST(FastWinding, PlaneMarkedGridNearTheSurface) {
+  // The grid marks a cell only where a triangle's plane meets it, so free
+  // cells come within a fraction of a cell of the surface. Points 1e-2 to
+  // 1e-12 of the diagonal off the faces (both sides; closed meshes and their
+  // flipped, doubled and soup versions): every integral answer must be the
+  // integer nearest the exact sum (itself within 1e-3 of an integer there: its
+  // own rounding reaches ~1e-7 at 1e-12 off an edge), and the grid must answer
+  // some of the points at 1e-2 and 1e-3 straight away.
+  const TriangleMesh<double> elephant = test::cgal_mesh("elephant.off");
+  const std::vector<std::pair<const char*, TriangleMesh<double>>> meshes = {
+      {"elephant", elephant},           {"flipped", flipped(elephant)},
+      {"doubled", doubled(elephant)},   {"soup", soup(elephant, 5)},
+      {"knot1", test::cgal_mesh("knot1.off")}, {"torus", test::torus(1.0, 0.3, 40, 20)}};
+  const std::size_t n = std::size_t(test::scaled_count(60, 6));
+  for (const auto& [what, mesh] : meshes) {
+    const MeshIndex<double> index(mesh);
+    const FastWindingNumber<double> fast(index);
+    ASSERT_TRUE(fast.closed()) << what;
+    const double diag = test::diagonal_length(mesh);
+    std::size_t wrong = 0, loose = 0, integral = 0, total = 0, off_integer = 0, grid = 0;
+    for (const double rel : {1e-2, 1e-3, 1e-4, 1e-6, 1e-9, 1e-12}) {
+      const std::vector<Vec3d> pts = normal_offsets(mesh, n, rel * diag, 17);
+      for (const Vec3d& p : pts) {
+        ++total;
+        const double exact = index.exact_winding_number(p);
+        const double k = std::nearbyint(exact);
+        off_integer += std::abs(exact - k) > 1e-3;
+        const CertifiedWinding<double> c = fast.decide_sign(p);
+        if (c.exact) {
+          EXPECT_EQ(c.winding_number, exact) << what;
+          continue;
+        }
+        if (!c.integral) {
+          loose += !(std::abs(c.winding_number - exact) <= c.error_bound + 1e-12);
+          wrong += !near_threshold(exact, 1e-9) && decision(c.winding_number) != decision(exact);
+          continue;
+        }
+        ++integral;
+        EXPECT_EQ(c.error_bound, 0.0) << what;
+        wrong += c.winding_number != k;
+        grid += rel >= 1e-3 && c.clusters == 0 && c.triangles == 0;
+      }
+    }
+    EXPECT_EQ(off_integer, 0u) << what;  // the oracle: closed, and no point on the surface
+    EXPECT_EQ(wrong, 0u) << what;
+    EXPECT_EQ(loose, 0u) << what;
+    EXPECT_GT(integral, total * 9 / 10) << what;
+    EXPECT_GT(grid, n / 4) << what;  // of the 2n points at 1e-2 and 1e-3
+  }
+  // Float: the same on elephant rounded to float (the float exact sum, whose
+  // own rounding is far below 1/4, rounds to the integer).
+  const TriangleMesh<float> ef = test::to_float(elephant);
+  const MeshIndex<float> fi(ef);
+  const FastWindingNumber<float> ff(fi);
+  std::size_t wrong = 0, integral = 0;
+  for (const double rel : {1e-3, 1e-5}) {
+    const std::vector<Vec3f> pts = normal_offsets(ef, n, rel * double(test::diagonal_length(ef)), 23);
+    for (const Vec3f& p : pts) {
+      const CertifiedWinding<float> c = ff.decide_sign(p);
+      const double exact = double(fi.exact_winding_number(p));
+      if (!c.integral) continue;
+      ++integral;
+      wrong += double(c.winding_number) != std::nearbyint(exact) || std::abs(exact - std::nearbyint(exact)) > 0.25;
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_GT(integral, n);  // of 2n
+}
+
+}  // namespace
+}  // namespace prox
