@@ -39,32 +39,6 @@ bool prox_in_range(vec3 p) {
 // tiny extents round to 0 (or flush), and a bound of 0 would prune the nearest.
 const float PROX_UB_FLOOR = 1.0 / 1329227995784915872903807060280344576.0;  // 2^-120
 
-/// Triangles on the C++ kernel's far re-solve path (an edge or face answer
-/// measured from corners 2^10 times farther than the answer and p) are
-/// answered by prox_far_solve after the leaf that holds them, outside the
-/// traversal loop (prox_mesh_closest_point): with that call inside the loop,
-/// lavapipe 22.3.6 (LLVM 15) returned a farther triangle than the nearest for
-/// a few of 3,000 points around the bunny run in one batch, even though no
-/// bunny triangle takes that path (GpuMesh.FarPointsInOneBatch; not a thread
-/// race: the same with LP_NUM_THREADS=1). Here, one leaf's worth of them.
-const int PROX_FAR_DEFER = 16;  // prox::bvh::kMaxLeafSize: one leaf's triangles
-
-/// Takes r (triangle id, squared distance within r2) when it beats best:
-/// smaller, or equal with a lower id (the brute-force minimum); tightens bound.
-void prox_mesh_closest_take(inout ProxMeshClosest best, inout float bound, ProxTriangleResult r,
-                            int id, float r2) {
-  if (r.sq_distance <= r2 && (r.sq_distance < best.sq_distance ||
-                              (r.sq_distance == best.sq_distance && id < best.triangle))) {
-    best.point = r.point;
-    best.sq_distance = r.sq_distance;
-    best.bary = r.bary;
-    best.triangle = id;
-    best.feature = r.feature;
-    precise float nb = r.sq_distance * PROX_GROW;
-    bound = min(bound, nb);
-  }
-}
-
 ProxMeshClosest prox_mesh_closest_point(vec3 p, float max_distance) {
   if (!prox_in_range(p) || prox_nodes.length() == 0) return prox_mesh_closest_miss(PROX_STATUS_OK);
   if (!(max_distance >= 0.0)) return prox_mesh_closest_miss(PROX_STATUS_OK);
@@ -72,75 +46,56 @@ ProxMeshClosest prox_mesh_closest_point(vec3 p, float max_distance) {
   precise float bound = r2 * PROX_GROW;
   ProxMeshClosest best = prox_mesh_closest_miss(PROX_STATUS_OK);
   best.sq_distance = prox_inf();
-  uint far_slots[PROX_FAR_DEFER];
-  int far_count = 0;
 
   prox_stack_start(0.0);
-  for (bool more = true; more;) {  // the traversal, resumed after far re-solves
-    more = false;
-    for (int e = prox_stack_pop(bound); e >= 0; e = prox_stack_pop(bound)) {
-      uint child = prox_stack_child[e], count = prox_stack_count[e];
-      if (count > 0u) {
-        for (uint s = child; s < child + count; ++s) {
-          vec3 a = prox_slot_corner(s, 0), b = prox_slot_corner(s, 1), c = prox_slot_corner(s, 2);
-          // The triangle's own box first (shrunk by 2^-20, far beyond its few
-          // roundings): a cheap, conservative skip of the full kernel.
-          precise vec3 gap = max(max(min(min(a, b), c) - p, p - max(max(a, b), c)), vec3(0.0));
-          precise float box_lb = (gap.x * gap.x + gap.y * gap.y + gap.z * gap.z) * PROX_SHRINK;
-          if (box_lb > bound) continue;
-          uint path;
-          ProxTriangleResult r = prox_closest_point_triangle_path(p, a, b, c, path);
-          if (path == PROX_CP_FAR) {  // answered after this leaf (below)
-            if (far_count == PROX_FAR_DEFER) return prox_mesh_closest_miss(PROX_STATUS_STACK_OVERFLOW);
-            far_slots[far_count++] = s;
-            continue;
-          }
-          prox_mesh_closest_take(best, bound, r, int(prox_prims[s]), r2);
-        }
-        if (far_count > 0) {  // answer them (below), then go on
-          more = true;
-          break;
-        }
-        continue;
-      }
-      float key[8];
-      uint enter = 0u;
-      for (int k = 0; k < 8; ++k) {
-        precise float l = 0.0, u = 0.0;
-        for (int a = 0; a < 3; ++a) {
-          float lo = prox_nodes[child].lo[a][k], hi = prox_nodes[child].hi[a][k];
-          precise float d = max(max(lo - p[a], p[a] - hi), 0.0);
-          l += d * d;
-          precise float f = max(hi - p[a], p[a] - lo);
-          u += f * f;
-        }
-        precise float lb = l * PROX_SHRINK;
-        precise float ub = max(u * PROX_GROW, PROX_UB_FLOOR);
-        key[k] = lb;
-        if (prox_nodes[child].child[k] != PROX_INVALID) {
-          bound = min(bound, ub);
-          enter |= 1u << k;
+  for (int e = prox_stack_pop(bound); e >= 0; e = prox_stack_pop(bound)) {
+    uint child = prox_stack_child[e], count = prox_stack_count[e];
+    if (count > 0u) {
+      for (uint s = child; s < child + count; ++s) {
+        vec3 a = prox_slot_corner(s, 0), b = prox_slot_corner(s, 1), c = prox_slot_corner(s, 2);
+        // The triangle's own box first (shrunk by 2^-20, far beyond its few
+        // roundings): a cheap, conservative skip of the full kernel.
+        precise vec3 gap = max(max(min(min(a, b), c) - p, p - max(max(a, b), c)), vec3(0.0));
+        precise float box_lb = (gap.x * gap.x + gap.y * gap.y + gap.z * gap.z) * PROX_SHRINK;
+        if (box_lb > bound) continue;
+        ProxTriangleResult r = prox_closest_point_triangle_mesh(p, a, b, c);  // see there
+        int id = int(prox_prims[s]);
+        if (r.sq_distance <= r2 && (r.sq_distance < best.sq_distance ||
+                                    (r.sq_distance == best.sq_distance && id < best.triangle))) {
+          best.point = r.point;
+          best.sq_distance = r.sq_distance;
+          best.bary = r.bary;
+          best.triangle = id;
+          best.feature = r.feature;
+          precise float nb = r.sq_distance * PROX_GROW;
+          bound = min(bound, nb);
         }
       }
-      for (int k = 0; k < 8; ++k)
-        if (!(key[k] <= bound)) enter &= ~(1u << k);
-      if (!prox_stack_push_children(child, enter, key))
-        return prox_mesh_closest_miss(PROX_STATUS_STACK_OVERFLOW);
+      continue;
     }
-    // A leaf's triangles on the far re-solve path, answered by prox_far_solve
-    // from this one site, outside the traversal loop, after that leaf; the same
-    // box test against the bound then. Their answers tighten the bound for the
-    // rest of the traversal, which then resumes from the stack. The minimum
-    // (ties to the lowest id) does not depend on the order of the answers.
-    for (int k = 0; k < far_count; ++k) {
-      uint s = far_slots[k];
-      vec3 a = prox_slot_corner(s, 0), b = prox_slot_corner(s, 1), c = prox_slot_corner(s, 2);
-      precise vec3 gap = max(max(min(min(a, b), c) - p, p - max(max(a, b), c)), vec3(0.0));
-      precise float box_lb = (gap.x * gap.x + gap.y * gap.y + gap.z * gap.z) * PROX_SHRINK;
-      if (box_lb > bound) continue;
-      prox_mesh_closest_take(best, bound, prox_far_solve(p, a, b, c), int(prox_prims[s]), r2);
+    float key[8];
+    uint enter = 0u;
+    for (int k = 0; k < 8; ++k) {
+      precise float l = 0.0, u = 0.0;
+      for (int a = 0; a < 3; ++a) {
+        float lo = prox_nodes[child].lo[a][k], hi = prox_nodes[child].hi[a][k];
+        precise float d = max(max(lo - p[a], p[a] - hi), 0.0);
+        l += d * d;
+        precise float f = max(hi - p[a], p[a] - lo);
+        u += f * f;
+      }
+      precise float lb = l * PROX_SHRINK;
+      precise float ub = max(u * PROX_GROW, PROX_UB_FLOOR);
+      key[k] = lb;
+      if (prox_nodes[child].child[k] != PROX_INVALID) {
+        bound = min(bound, ub);
+        enter |= 1u << k;
+      }
     }
-    far_count = 0;
+    for (int k = 0; k < 8; ++k)
+      if (!(key[k] <= bound)) enter &= ~(1u << k);
+    if (!prox_stack_push_children(child, enter, key))
+      return prox_mesh_closest_miss(PROX_STATUS_STACK_OVERFLOW);
   }
   if (best.triangle < 0) return prox_mesh_closest_miss(PROX_STATUS_OK);
   return best;
