@@ -70,7 +70,7 @@ std::string agreement_text(const Agreement& a) {
 }  // namespace
 
 void Report::header(const std::vector<std::unique_ptr<Peer>>& peers,
-                    const std::vector<std::string>& missing) {
+                    const std::vector<std::string>& missing, bool cpu_table) {
   out_ << "prox-bench: WORKLOADS.md v2, prox beside its peers in one process\n";
   #ifdef __clang__
   const char* compiler = "clang ";
@@ -84,6 +84,14 @@ void Report::header(const std::vector<std::unique_ptr<Peer>>& peers,
        << " (prox's hot queries also carry AVX2 and AVX-512 paths; the prox row says which ran)\n";
   out_ << "machine: " << cpu_name() << ", " << std::thread::hardware_concurrency()
        << " hardware threads\n";
+  if (!cpu_table) {
+    std::string rows;
+    if (options_.hausdorff_only) rows += " --hausdorff-only";
+    if (options_.sign_only) rows += " --sign-only";
+    if (options_.gpu_only) rows += " --gpu-only";
+    out_ << "CPU table: not run (" << rows.substr(1) << "); only those rows follow\n";
+    return;
+  }
   out_ << "queries per workload: " << options_.queries << " (ray-primary "
        << primary_image_side(static_cast<std::size_t>(options_.queries)) << "^2), runs: "
        << options_.runs << " (median), agreement subsample: up to " << options_.check

@@ -45,8 +45,11 @@ class Report {
  public:
   Report(const Options& options, std::ostream& out) : options_(options), out_(out) {}
 
+  /// The title, compiler and machine lines; then, when the CPU table runs
+  /// (cpu_table), its query count, timing rule, peers and column legend, else
+  /// one line naming the rows that run instead (--gpu-only and the like).
   void header(const std::vector<std::unique_ptr<Peer>>& peers,
-              const std::vector<std::string>& missing);
+              const std::vector<std::string>& missing, bool cpu_table = true);
   void mesh_header(const BenchMesh& mesh);
   void add_build(const BuildRow& row) { builds_.push_back(row); }
   void print_builds(const std::string& mesh);

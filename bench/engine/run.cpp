@@ -333,8 +333,9 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
     }
   }
 
+  const bool only = o.hausdorff_only || o.sign_only || o.gpu_only;
   Report report(o, out);
-  report.header(peers, missing);
+  report.header(peers, missing, !only);
 
   bool need_files = o.hausdorff || o.hausdorff_only || o.sign || o.sign_only;
   if (o.gpu || o.gpu_only)
@@ -343,7 +344,6 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
                                                        m == "bunny-1m" || m == "bunny-19m");
   const std::string data_dir = need_files ? resolve_data_dir(o.data_dir) : o.data_dir;
 
-  const bool only = o.hausdorff_only || o.sign_only || o.gpu_only;
   for (const std::string& mesh_name : only ? std::vector<std::string>{} : o.meshes) {
     err << "[" << mesh_name << "] preparing mesh\n";
     const BenchMesh mesh = make_mesh(mesh_name, data_dir);

@@ -30,35 +30,18 @@ int prox_perturbed_sign(float wx, float wy) {
 ProxRayTriangleHit prox_ray_triangle_crossing_pre(ProxWatertightRay w, vec3 a, vec3 b, vec3 c) {
   ProxRayTriangleHit h = prox_ray_triangle_watertight_pre(w, a, b, c);
   if (!h.hit) return h;
-  // detail::shear_triangle's edge functions (the plain test's, recomputed).
-  precise vec3 A = a - w.origin;
-  precise vec3 B = b - w.origin;
-  precise vec3 C = c - w.origin;
-  precise float ax = A[w.kx] - w.sx * A[w.kz];
-  precise float ay = A[w.ky] - w.sy * A[w.kz];
-  precise float bx = B[w.kx] - w.sx * B[w.kz];
-  precise float by = B[w.ky] - w.sy * B[w.kz];
-  precise float cx = C[w.kx] - w.sx * C[w.kz];
-  precise float cy = C[w.ky] - w.sy * C[w.kz];
-  precise float U = cx * by - cy * bx;
-  precise float V = ax * cy - ay * cx;
-  precise float W = bx * ay - by * ax;
-  if (U != 0.0 && V != 0.0 && W != 0.0) return h;
-  precise double Ud = double(cx) * double(by) - double(cy) * double(bx);
-  precise double Vd = double(ax) * double(cy) - double(ay) * double(cx);
-  precise double Wd = double(bx) * double(ay) - double(by) * double(ax);
-  U = prox_to_float(Ud);
-  V = prox_to_float(Vd);
-  W = prox_to_float(Wd);
-  if (U != 0.0 && V != 0.0 && W != 0.0) return h;
-  precise float det = U + V + W;
+  // detail::shear_triangle's edge functions (the plain test's, computed again
+  // by the same helper: the same bits).
+  ProxShearedTriangle t = prox_shear_triangle(w, a, b, c);
+  if (t.U != 0.0 && t.V != 0.0 && t.W != 0.0) return h;
+  precise float det = t.U + t.V + t.W;
   if (det == 0.0) return h;  // all three zero: the plain test's rare path decided
   int s = det > 0.0 ? 1 : -1;
-  precise float bcx = bx - cx, bcy = by - cy, cax = cx - ax, cay = cy - ay, abx = ax - bx,
-                aby = ay - by;
-  if (U == 0.0 && prox_perturbed_sign(bcx, bcy) != s) return prox_ray_miss();
-  if (V == 0.0 && prox_perturbed_sign(cax, cay) != s) return prox_ray_miss();
-  if (W == 0.0 && prox_perturbed_sign(abx, aby) != s) return prox_ray_miss();
+  precise float bcx = t.bx - t.cx, bcy = t.by - t.cy, cax = t.cx - t.ax, cay = t.cy - t.ay,
+                abx = t.ax - t.bx, aby = t.ay - t.by;
+  if (t.U == 0.0 && prox_perturbed_sign(bcx, bcy) != s) return prox_ray_miss();
+  if (t.V == 0.0 && prox_perturbed_sign(cax, cay) != s) return prox_ray_miss();
+  if (t.W == 0.0 && prox_perturbed_sign(abx, aby) != s) return prox_ray_miss();
   return h;
 }
 #endif

@@ -238,12 +238,18 @@ ProxRayTriangleHit prox_sheared_hit_rescaled(ProxWatertightRay w, float ax, floa
   return h;
 }
 
-// det and the t numerator the float test answers itself (C++ sheared_hit).
-const float PROX_DET_LO = 1.0 / 1208925819614629174706176.0;  // 2^-80
-const float PROX_DET_HI = 1267650600228229401496703205376.0;  // 2^100
+/// C++'s detail::ShearedTriangle<float>: the corners relative to the ray's
+/// origin, their sheared x and y, and the three edge functions (an exactly zero
+/// one recomputed, all three, in double, as C++).
+struct ProxShearedTriangle {
+  vec3 A, B, C;
+  float ax, ay, bx, by, cx, cy;
+  float U, V, W;
+};
 
-/// Watertight test with precomputed ray data (inputs assumed finite).
-ProxRayTriangleHit prox_ray_triangle_watertight_pre(ProxWatertightRay w, vec3 a, vec3 b, vec3 c) {
+/// C++'s detail::shear_triangle for float (shared by the watertight and the
+/// crossing test, crossing.glsl).
+ProxShearedTriangle prox_shear_triangle(ProxWatertightRay w, vec3 a, vec3 b, vec3 c) {
   precise vec3 A = a - w.origin;
   precise vec3 B = b - w.origin;
   precise vec3 C = c - w.origin;
@@ -264,6 +270,19 @@ ProxRayTriangleHit prox_ray_triangle_watertight_pre(ProxWatertightRay w, vec3 a,
     V = prox_to_float(Vd);
     W = prox_to_float(Wd);
   }
+  return ProxShearedTriangle(A, B, C, ax, ay, bx, by, cx, cy, U, V, W);
+}
+
+// det and the t numerator the float test answers itself (C++ sheared_hit).
+const float PROX_DET_LO = 1.0 / 1208925819614629174706176.0;  // 2^-80
+const float PROX_DET_HI = 1267650600228229401496703205376.0;  // 2^100
+
+/// Watertight test with precomputed ray data (inputs assumed finite).
+ProxRayTriangleHit prox_ray_triangle_watertight_pre(ProxWatertightRay w, vec3 a, vec3 b, vec3 c) {
+  ProxShearedTriangle s = prox_shear_triangle(w, a, b, c);
+  float ax = s.ax, ay = s.ay, bx = s.bx, by = s.by, cx = s.cx, cy = s.cy;
+  float U = s.U, V = s.V, W = s.W;
+  vec3 A = s.A, B = s.B, C = s.C;
   ProxRayTriangleHit r = prox_ray_miss();
   if ((U < 0.0 || V < 0.0 || W < 0.0) && (U > 0.0 || V > 0.0 || W > 0.0)) return r;
   precise float det = U + V + W;
