@@ -20,6 +20,7 @@
 
 #include <cstdint>
 
+#include "prox/bvh/simd8.hpp"
 #include "prox/core/platform.hpp"
 #include "prox/mesh/flat_index.hpp"
 #include "prox/primitives/ray_triangle.hpp"
@@ -29,24 +30,34 @@ namespace prox::detail {
 inline namespace PROX_ISA_NAMESPACE {
 
 #if defined(PROX_SIMD_SSE2)
-/// The ray, sheared, broadcast to registers once per query.
+/// The ray, sheared, broadcast to eight lanes once per query (the four-lane
+/// filter uses the low half).
 struct RayLeafSimd {
-  __m128 o[3];  // origin, permuted to (kx, ky, kz)
+  simd::F8 o[3];  // origin, permuted to (kx, ky, kz)
   int kx, ky, kz;
-  __m128 sx, sy;
+  simd::F8 sx, sy;
 
   template <class T>  // used for float; built for double only to keep callers simple
   explicit RayLeafSimd(const WatertightRay<T>& wr)
       : kx(wr.kx),
         ky(wr.ky),
         kz(wr.kz),
-        sx(_mm_set1_ps(float(wr.sx))),
-        sy(_mm_set1_ps(float(wr.sy))) {
-    o[0] = _mm_set1_ps(float(wr.ray.origin[kx]));
-    o[1] = _mm_set1_ps(float(wr.ray.origin[ky]));
-    o[2] = _mm_set1_ps(float(wr.ray.origin[kz]));
+        sx(simd::set8(float(wr.sx))),
+        sy(simd::set8(float(wr.sy))) {
+    o[0] = simd::set8(float(wr.ray.origin[kx]));
+    o[1] = simd::set8(float(wr.ray.origin[ky]));
+    o[2] = simd::set8(float(wr.ray.origin[kz]));
   }
 };
+
+/// Lanes 0..3 of an F8 as one 128-bit register (free: no instruction).
+PROX_FORCE_INLINE __m128 low4(const simd::F8& f) {
+#if defined(PROX_SIMD_AVX2)
+  return _mm256_castps256_ps128(f.v);
+#else
+  return f.a;
+#endif
+}
 
 /// Bit i set: lane i (i < n <= 4) of the pack may be hit and needs the scalar
 /// kernel.
@@ -55,11 +66,11 @@ PROX_FORCE_INLINE unsigned ray_pack_candidates(const RayLeafSimd& r, const LeafP
   __m128 sheared_x[3], sheared_y[3];
   for (int k = 0; k < 3; ++k) {
     // A = corner - origin, per axis, as the scalar kernel does (all three axes).
-    const __m128 ax = _mm_sub_ps(_mm_load_ps(pk.c[k][r.kx]), r.o[0]);
-    const __m128 ay = _mm_sub_ps(_mm_load_ps(pk.c[k][r.ky]), r.o[1]);
-    const __m128 az = _mm_sub_ps(_mm_load_ps(pk.c[k][r.kz]), r.o[2]);
-    sheared_x[k] = _mm_sub_ps(ax, _mm_mul_ps(r.sx, az));
-    sheared_y[k] = _mm_sub_ps(ay, _mm_mul_ps(r.sy, az));
+    const __m128 ax = _mm_sub_ps(_mm_load_ps(pk.c[k][r.kx]), low4(r.o[0]));
+    const __m128 ay = _mm_sub_ps(_mm_load_ps(pk.c[k][r.ky]), low4(r.o[1]));
+    const __m128 az = _mm_sub_ps(_mm_load_ps(pk.c[k][r.kz]), low4(r.o[2]));
+    sheared_x[k] = _mm_sub_ps(ax, _mm_mul_ps(low4(r.sx), az));
+    sheared_y[k] = _mm_sub_ps(ay, _mm_mul_ps(low4(r.sy), az));
   }
   const __m128 ax = sheared_x[0], ay = sheared_y[0];
   const __m128 bx = sheared_x[1], by = sheared_y[1];
@@ -78,6 +89,36 @@ PROX_FORCE_INLINE unsigned ray_pack_candidates(const RayLeafSimd& r, const LeafP
   const __m128 rejected = _mm_andnot_ps(any_zero, _mm_and_ps(any_neg, any_pos));
   const unsigned keep = unsigned(~_mm_movemask_ps(rejected)) & 0xfu;
   return n >= 4 ? keep : keep & ((1u << n) - 1u);
+}
+/// The same filter on eight triangles: lanes 0..3 from pack p0, lanes 4..7
+/// from pack p1, bit i set for lane i < n (4 < n <= 8) that needs the scalar
+/// kernel. Each lane runs the four-lane filter's float operations in its order
+/// (so the same bits); under AVX2 / AVX-512 one 256-bit register holds both
+/// packs, which halves the arithmetic of a leaf of five to eight triangles.
+PROX_FORCE_INLINE unsigned ray_pack_pair_candidates(const RayLeafSimd& r, const LeafPack<float>& p0,
+                                                    const LeafPack<float>& p1, unsigned n) {
+  using namespace simd;
+  F8 sheared_x[3], sheared_y[3];
+  for (int k = 0; k < 3; ++k) {
+    const F8 ax = sub8(load8_halves(p0.c[k][r.kx], p1.c[k][r.kx]), r.o[0]);
+    const F8 ay = sub8(load8_halves(p0.c[k][r.ky], p1.c[k][r.ky]), r.o[1]);
+    const F8 az = sub8(load8_halves(p0.c[k][r.kz], p1.c[k][r.kz]), r.o[2]);
+    sheared_x[k] = sub8(ax, mul8(r.sx, az));
+    sheared_y[k] = sub8(ay, mul8(r.sy, az));
+  }
+  const F8 ax = sheared_x[0], ay = sheared_y[0];
+  const F8 bx = sheared_x[1], by = sheared_y[1];
+  const F8 cx = sheared_x[2], cy = sheared_y[2];
+  const F8 U = sub8(mul8(cx, by), mul8(cy, bx));
+  const F8 V = sub8(mul8(ax, cy), mul8(ay, cx));
+  const F8 W = sub8(mul8(bx, ay), mul8(by, ax));
+  const F8 zero = set8(0.0f);
+  const F8 any_zero = or8(or8(eq8(U, zero), eq8(V, zero)), eq8(W, zero));
+  const F8 any_neg = or8(or8(lt8(U, zero), lt8(V, zero)), lt8(W, zero));
+  const F8 any_pos = or8(or8(gt8(U, zero), gt8(V, zero)), gt8(W, zero));
+  const F8 rejected = andnot8(any_zero, and8(any_neg, any_pos));
+  const unsigned keep = ~movemask8(rejected) & 0xffu;
+  return n >= 8 ? keep : keep & ((1u << n) - 1u);
 }
 #endif
 

@@ -128,8 +128,13 @@ PROX_FORCE_INLINE bool ray_leaf_candidates(const FlatIndex<T>& x, [[maybe_unused
   if constexpr (std::is_same_v<T, float>) {
     if (simd) {
       const RayLeafSimd& r = *static_cast<const RayLeafSimd*>(sse);
-      for (std::uint32_t g = b; g < b + n; g += 4) {
-        unsigned keep = ray_pack_candidates(r, x.pack_of(g), std::min(4u, b + n - g));
+      // Eight triangles (two packs) per filter call where the leaf has more
+      // than four left, four in a leaf's last pack otherwise.
+      for (std::uint32_t g = b; g < b + n; g += 8) {
+        const std::uint32_t left = b + n - g;
+        unsigned keep = left > 4 ? ray_pack_pair_candidates(r, x.pack_of(g), x.pack_of(g + 4),
+                                                            std::min(8u, left))
+                                 : ray_pack_candidates(r, x.pack_of(g), left);
         for (; keep != 0; keep &= keep - 1)
           if (on_slot(g + unsigned(std::countr_zero(keep)))) return true;
       }

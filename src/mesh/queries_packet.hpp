@@ -157,6 +157,9 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
 /// Node test of a packet: key = the packet's entry t lower bound; a box is
 /// entered when some ray of the packet may enter it (see the file comment).
 struct PacketTest {
+  /// Unused slots (empty boxes) never pass (see bvh::entered_children): the
+  /// products with the interval's ends are +inf / -inf as in ray_boxes8.
+  static constexpr bool kCullsEmptyBoxes = true;
   RayPacket& p;
   float limit() const { return p.limit; }
   PROX_FORCE_INLINE unsigned children(const bvh::Node8& node, float* key) {

@@ -7,6 +7,10 @@
 // vertices and edges (ties between triangles) are included.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdint>
+#include <random>
+#include <vector>
 #include <string>
 
 #include "mesh_support.hpp"
@@ -41,8 +45,8 @@ bool same_point(const MeshClosestPoint<T>& a, const MeshClosestPoint<T>& b) {
 
 template <class T>
 void compare_paths(const TriangleMesh<T>& mesh, std::size_t n, std::uint64_t seed,
-                   const std::string& what) {
-  const MeshIndex<T> index(mesh);
+                   const std::string& what, const BuildOptions& options = {}) {
+  const MeshIndex<T> index(mesh, options);
   const BruteForce<T> brute(mesh);
   const auto rays = test::query_rays(mesh, n, seed);
   const auto points = test::query_points(mesh, n, seed);
@@ -92,6 +96,62 @@ TEST(LeafFilters, SimdAndScalarPathsMatchBruteForceCgal) {
     compare_paths(test::to_float(m), n, 17, std::string(name) + " f");
     compare_paths(m, n / 2 + 1, 17, std::string(name) + " d");
   }
+}
+
+// Leaf sizes the index holds: bit k set when some leaf has k triangles.
+template <class T>
+std::uint32_t leaf_sizes(const MeshIndex<T>& index) {
+  std::uint32_t sizes = 0;
+  for (const bvh::Node8& n : index.layout().nodes)
+    for (int k = 0; k < bvh::kWidth; ++k)
+      if (n.child[k] != bvh::kInvalid && n.count[k] > 0) sizes |= 1u << n.count[k];
+  return sizes;
+}
+
+// A soup plus, for k = 1..16, k exact copies of one triangle (the same
+// centroid, so no split separates them: leaves of every size up to 16, and
+// hits tied between lanes of both packs, which go to the lowest id).
+TriangleMesh<float> stacked_soup(std::uint64_t seed) {
+  const TriangleMesh<double> soup = test::random_soup(600, 0.05, seed);
+  std::vector<Vec3d> v(soup.vertices().begin(), soup.vertices().end());
+  std::vector<std::array<std::uint32_t, 3>> f(soup.triangles().begin(), soup.triangles().end());
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1), d(-0.05, 0.05);
+  for (std::uint32_t k = 1; k <= 16; ++k) {
+    const Vec3d c{u(rng), u(rng), u(rng)};
+    const Vec3d corner[3] = {c + Vec3d{d(rng), d(rng), d(rng)}, c + Vec3d{d(rng), d(rng), d(rng)},
+                             c + Vec3d{d(rng), d(rng), d(rng)}};
+    for (std::uint32_t copy = 0; copy < k; ++copy) {
+      const auto first = std::uint32_t(v.size());
+      for (const Vec3d& x : corner) v.push_back(x);
+      f.push_back({first, first + 1, first + 2});
+    }
+  }
+  return test::to_float(TriangleMesh<double>(std::move(v), std::move(f)));
+}
+
+// The ray filter takes a leaf eight triangles (two packs) at a time while more
+// than four are left, then four: each way a leaf can end (4 or fewer, 5-8,
+// 9-12, 13-16 triangles) must give the brute force's bits, with rays aimed at
+// vertices and edges whose zero edge functions fall in any lane of either pack.
+TEST(LeafFilters, EveryLeafSizeMatchesBruteForce) {
+  const auto sphere = test::to_float(test::icosphere(4));
+  const auto soup = stacked_soup(21);
+  std::uint32_t seen = 0;
+  for (int max_leaf : {16, 5}) {
+    BuildOptions options;
+    options.max_leaf_size = max_leaf;
+    seen |= leaf_sizes(MeshIndex<float>(sphere, options));
+    seen |= leaf_sizes(MeshIndex<float>(soup, options));
+    const std::string tag = " leaves <= " + std::to_string(max_leaf);
+    compare_paths(sphere, scaled_count(800, 150), 23, "icosphere f" + tag, options);
+    compare_paths(soup, scaled_count(800, 150), 24, "stacked soup f" + tag, options);
+  }
+  std::string sizes;
+  for (unsigned k = 1; k <= 16; ++k)
+    if (seen >> k & 1u) sizes += " " + std::to_string(k);
+  for (unsigned k = 1; k <= 16; ++k)
+    EXPECT_TRUE(seen >> k & 1u) << "no leaf of " << k << " triangles (built:" << sizes << ")";
 }
 
 TEST(LeafFilters, SwitchRoundTrips) {

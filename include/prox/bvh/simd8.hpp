@@ -40,6 +40,21 @@ PROX_FORCE_INLINE F8 load8(const float* p) {
 #endif
 }
 
+/// Loads lanes 0..3 from lo and lanes 4..7 from hi (each 16-byte aligned):
+/// two structure-of-arrays blocks of four side by side, one coordinate of
+/// eight items (the ray leaf filter's two LeafPacks at once).
+PROX_FORCE_INLINE F8 load8_halves(const float* lo, const float* hi) {
+#if defined(PROX_SIMD_AVX2)
+  return F8{_mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(lo)), _mm_load_ps(hi), 1)};
+#elif defined(PROX_SIMD_SSE2)
+  return F8{_mm_load_ps(lo), _mm_load_ps(hi)};
+#else
+  F8 r;
+  for (int k = 0; k < 4; ++k) r.x[k] = lo[k], r.x[k + 4] = hi[k];
+  return r;
+#endif
+}
+
 PROX_FORCE_INLINE void store8(float* p, const F8& f) {
 #if defined(PROX_SIMD_AVX2)
   _mm256_store_ps(p, f.v);

@@ -179,6 +179,8 @@ PROX_FORCE_INLINE unsigned ray_boxes8(const Node8& n, const RayQuery& q, const F
 
 /// Node test of ray queries: key = entry t, entered while key <= t_max.
 struct RayTest {
+  /// Unused slots (empty boxes) never pass ray_boxes8 (see entered_children).
+  static constexpr bool kCullsEmptyBoxes = true;
   const RayQuery& q;
   F8 t_min;
   float t_max;
@@ -190,6 +192,21 @@ struct RayTest {
     return ray_boxes8(n, q, t_min, t_max, key);
   }
 };
+
+/// The children of n that test enters, and their keys. A test whose boxes
+/// test already culls every unused slot (it declares kCullsEmptyBoxes) skips
+/// the slot check: unused slots hold the empty box lo = +inf, hi = -inf (the
+/// builder, refit and load all write it), and a slab test gives it t_near =
+/// +inf, t_far = -inf, widened to NaN, which no compare enters.
+template <class Test>
+PROX_FORCE_INLINE unsigned entered_children(Test& test, const Node8& n, float* key) {
+  if constexpr (requires { Test::kCullsEmptyBoxes; }) {
+    static_assert(Test::kCullsEmptyBoxes);
+    return test.children(n, key);
+  } else {
+    return test.children(n, key) & simd::valid_mask8(n.child);
+  }
+}
 
 /// A traversal stack entry: a node or a leaf (count > 0) and its key.
 struct StackEntry {
@@ -230,7 +247,7 @@ struct Walk {
     } else {
       const Node8& n = base[cur.child];
       alignas(32) float key[kWidth];
-      unsigned mask = test.children(n, key) & simd::valid_mask8(n.child);
+      unsigned mask = entered_children(test, n, key);
       if (mask != 0) {
         int k = std::countr_zero(mask);
         mask &= mask - 1;
@@ -302,7 +319,7 @@ PROX_FORCE_INLINE void descend_nearest(std::span<const Node8> nodes, Test& test,
   for (int level = 0; level < kMaxTreeDepth; ++level) {
     const Node8& n = nodes[at];
     alignas(32) float key[kWidth];
-    unsigned mask = test.children(n, key) & simd::valid_mask8(n.child);
+    unsigned mask = entered_children(test, n, key);
     if (mask == 0) return;
     int best = std::countr_zero(mask);
     for (mask &= mask - 1; mask != 0; mask &= mask - 1) {
