@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -267,66 +268,103 @@ PROX_FORCE_INLINE LeafPack<float> gather4(const std::array<float, 9>* corners, c
   return pk;
 }
 
+}  // namespace
+
+/// B prepared once for any number of one-sided calls h(., B) (what does not
+/// depend on A): kappa, B's corners in double and float, its vertex ->
+/// triangle lists, the slot of each triangle and the float leaf packs. The
+/// float copies are relative to the centre of B's own box (each call checks
+/// that float's rounding there is small against its tolerance).
 template <class T>
-class OneSided {
- public:
-  /// box: A and B's joint bounding box (computed once by the caller).
-  OneSided(const TriangleMesh<T>& a, const MeshIndex<T>& b, const Box3<T>& box, double tol,
-           double scale, const HausdorffOptions& o)
-      : a_(a), b_(b), bm_(b.mesh()), layout_(b.layout()), tol_(tol), s_(scale), opt_(o) {
-    double kappa = 1;
-    for (std::size_t t = 0; t < bm_.num_triangles(); ++t) {
-      const V c0 = to_d(bm_.corner(t, 0)), c1 = to_d(bm_.corner(t, 1)), c2 = to_d(bm_.corner(t, 2));
+struct HausdorffTarget<T>::Data {
+  const MeshIndex<T>& b;
+  const TriangleMesh<T>& bm;
+  FlatIndex<T> layout;
+  Box3<T> box;
+  double kappa = 1;
+  V centre{};
+  std::vector<std::uint32_t> adj_off, adj;
+  std::vector<std::array<V, 3>> corners;
+  std::vector<LeafPack<float>> fpacks;
+  std::vector<std::array<float, 9>> fcorners;
+  std::vector<std::uint32_t> slot_of;     // triangle id -> slot
+  std::vector<std::uint8_t> pack_lanes;   // real lanes per pack (1..4)
+
+  explicit Data(const MeshIndex<T>& index)
+      : b(index), bm(index.mesh()), layout(index.layout()), box(index.mesh().bounds()) {
+    for (std::size_t t = 0; t < bm.num_triangles(); ++t) {
+      const V c0 = to_d(bm.corner(t, 0)), c1 = to_d(bm.corner(t, 1)), c2 = to_d(bm.corner(t, 2));
       const double n = std::sqrt(squared_norm(cross(c1 - c0, c2 - c0)));
       const double e = std::max({squared_distance(c0, c1), squared_distance(c1, c2),
                                  squared_distance(c2, c0)});
       if (n > 0) kappa = std::max(kappa, 2 * e / n);
     }
-    lower_margin_ = 32 * double(std::numeric_limits<T>::epsilon()) * s_ * kappa;
     // B's corners per triangle, in double, side by side (candidate triangles
     // are visited by id, scattered: one or two cache lines each, not four).
-    corners_.resize(bm_.num_triangles());
-    for (std::size_t t = 0; t < bm_.num_triangles(); ++t)
-      for (int k = 0; k < 3; ++k) corners_[t][k] = to_d(bm_.corner(t, k));
+    corners.resize(bm.num_triangles());
+    for (std::size_t t = 0; t < bm.num_triangles(); ++t)
+      for (int k = 0; k < 3; ++k) corners[t][k] = to_d(bm.corner(t, k));
     // B's vertex -> triangles (CSR), for the local walk of bound_item.
-    adj_off_.assign(bm_.num_vertices() + 1, 0);
-    for (const auto& t : bm_.triangles())
-      for (int k = 0; k < 3; ++k) ++adj_off_[t[k] + 1];
-    for (std::size_t v = 0; v < bm_.num_vertices(); ++v) adj_off_[v + 1] += adj_off_[v];
-    adj_.resize(adj_off_.back());
-    std::vector<std::uint32_t> fill(adj_off_.begin(), adj_off_.end() - 1);
-    for (std::size_t t = 0; t < bm_.num_triangles(); ++t)
-      for (int k = 0; k < 3; ++k) adj_[fill[bm_.triangles()[t][k]]++] = static_cast<std::uint32_t>(t);
-    // The float prefilter works relative to the centre of A and B's box; it is
-    // used where float's rounding there (~2^-24 of the half extent) is far below
-    // the tolerance, so that its picks settle what double settles.
-    {
-      double half = 0;
-      for (int k = 0; k < 3; ++k) {
-        centre_[k] = 0.5 * (double(box.lo[k]) + double(box.hi[k]));
-        half = std::max(half, double(box.hi[k]) - centre_[k]);
-      }
-      use_float_ = std::isfinite(half) && half * 0x1p-20 < 0.01 * tol_;
-    }
-    fcorners_.resize(bm_.num_triangles());
-    for (std::size_t t = 0; t < bm_.num_triangles(); ++t)
+    adj_off.assign(bm.num_vertices() + 1, 0);
+    for (const auto& t : bm.triangles())
+      for (int k = 0; k < 3; ++k) ++adj_off[t[k] + 1];
+    for (std::size_t v = 0; v < bm.num_vertices(); ++v) adj_off[v + 1] += adj_off[v];
+    adj.resize(adj_off.back());
+    std::vector<std::uint32_t> fill(adj_off.begin(), adj_off.end() - 1);
+    for (std::size_t t = 0; t < bm.num_triangles(); ++t)
+      for (int k = 0; k < 3; ++k) adj[fill[bm.triangles()[t][k]]++] = static_cast<std::uint32_t>(t);
+    // The float prefilter's frame: relative to the centre of B's box.
+    for (int k = 0; k < 3; ++k) centre[k] = 0.5 * (double(box.lo[k]) + double(box.hi[k]));
+    fcorners.resize(bm.num_triangles());
+    for (std::size_t t = 0; t < bm.num_triangles(); ++t)
       for (int k = 0; k < 3; ++k)
-        for (int j = 0; j < 3; ++j) fcorners_[t][3 * k + j] = static_cast<float>(corners_[t][k][j] - centre_[j]);
+        for (int j = 0; j < 3; ++j) fcorners[t][3 * k + j] = static_cast<float>(corners[t][k][j] - centre[j]);
     // Slot of each triangle of B, and the real lanes of each pack.
-    slot_of_.assign(bm_.num_triangles(), 0);
-    pack_lanes_.assign(layout_.packs.size(), 0);
-    for (std::size_t s = 0; s < layout_.prims.size(); ++s)
-      if (layout_.prims[s] != bvh::kInvalid) {
-        slot_of_[layout_.prims[s]] = static_cast<std::uint32_t>(s);
-        ++pack_lanes_[s / 4];
+    slot_of.assign(bm.num_triangles(), 0);
+    pack_lanes.assign(layout.packs.size(), 0);
+    for (std::size_t s = 0; s < layout.prims.size(); ++s)
+      if (layout.prims[s] != bvh::kInvalid) {
+        slot_of[layout.prims[s]] = static_cast<std::uint32_t>(s);
+        ++pack_lanes[s / 4];
       }
-    fpacks_.resize(layout_.packs.size());
-    for (std::size_t q = 0; q < layout_.packs.size(); ++q)
+    fpacks.resize(layout.packs.size());
+    for (std::size_t q = 0; q < layout.packs.size(); ++q)
       for (int k = 0; k < 3; ++k)
         for (int j = 0; j < 3; ++j)
           for (int l = 0; l < 4; ++l)
-            fpacks_[q].c[k][j][l] =
-                static_cast<float>(double(layout_.packs[q].c[k][j][l]) - centre_[j]);
+            fpacks[q].c[k][j][l] = static_cast<float>(double(layout.packs[q].c[k][j][l]) - centre[j]);
+  }
+
+  std::size_t memory_bytes() const {
+    return sizeof(*this) + (adj_off.capacity() + adj.capacity() + slot_of.capacity()) * 4 +
+           corners.capacity() * sizeof(corners[0]) + fpacks.capacity() * sizeof(fpacks[0]) +
+           fcorners.capacity() * sizeof(fcorners[0]) + pack_lanes.capacity();
+  }
+};
+
+namespace {
+
+template <class T>
+class OneSided {
+ public:
+  using Target = typename HausdorffTarget<T>::Data;
+  /// box: A and B's joint bounding box (computed once by the caller).
+  OneSided(const TriangleMesh<T>& a, const Target& tb, const Box3<T>& box, double tol,
+           double scale, const HausdorffOptions& o)
+      : a_(a), b_(tb.b), bm_(tb.bm), layout_(tb.layout), tol_(tol), s_(scale), opt_(o),
+        adj_off_(tb.adj_off), adj_(tb.adj), corners_(tb.corners), fpacks_(tb.fpacks),
+        centre_(tb.centre), fcorners_(tb.fcorners), slot_of_(tb.slot_of), pack_lanes_(tb.pack_lanes) {
+    lower_margin_ = 32 * double(std::numeric_limits<T>::epsilon()) * s_ * tb.kappa;
+    // The float prefilter works relative to the centre of B's box; it is used
+    // where float's rounding there (~2^-24 of the largest offset of A and B's
+    // box from it) is far below the tolerance, so that its picks settle what
+    // double settles.
+    {
+      double half = 0;
+      for (int k = 0; k < 3; ++k)
+        half = std::max({half, double(box.hi[k]) - centre_[k], centre_[k] - double(box.lo[k])});
+      use_float_ = std::isfinite(half) && half * 0x1p-20 < 0.01 * tol_;
+    }
 #if PROX_HAUSDORFF_AVX2
     avx2_ = active_isa() >= Isa::avx2;  // PROX_ISA / set_isa choose, as for the engine
 #endif
@@ -509,21 +547,21 @@ class OneSided {
   const TriangleMesh<T>& a_;
   const MeshIndex<T>& b_;
   const TriangleMesh<T>& bm_;
-  FlatIndex<T> layout_;
+  const FlatIndex<T>& layout_;
   double tol_, s_, lower_margin_ = 0;
   HausdorffOptions opt_;
   BatchOptions batch_;
-  std::vector<std::uint32_t> adj_off_, adj_;
-  std::vector<std::array<V, 3>> corners_;
-  // The float prefilter's copies of B: leaf packs in slot order, and corners
-  // by triangle id (9 floats each) for the walk's gathered candidates.
-  std::vector<LeafPack<float>> fpacks_;
-  V centre_{};
+  // B's prepared data (HausdorffTarget): see there.
+  const std::vector<std::uint32_t>& adj_off_;
+  const std::vector<std::uint32_t>& adj_;
+  const std::vector<std::array<V, 3>>& corners_;
+  const std::vector<LeafPack<float>>& fpacks_;
+  const V& centre_;
+  const std::vector<std::array<float, 9>>& fcorners_;
+  const std::vector<std::uint32_t>& slot_of_;
+  const std::vector<std::uint8_t>& pack_lanes_;
   bool use_float_ = false;
   bool avx2_ = false;  // the float prefilter's AVX2 build runs here
-  std::vector<std::array<float, 9>> fcorners_;
-  std::vector<std::uint32_t> slot_of_;     // triangle id -> slot
-  std::vector<std::uint8_t> pack_lanes_;   // real lanes per pack (1..4)
 };
 
 template <class T>
@@ -786,10 +824,35 @@ HausdorffSide OneSided<T>::run() {
   std::vector<std::uint32_t> used;
   std::vector<V> pts;
   for (std::size_t v = 0; v < nv; ++v)
-    if (owner[v] >= 0) {
-      used.push_back(static_cast<std::uint32_t>(v));
-      pts.push_back(to_d(a_.vertices()[v]));
+    if (owner[v] >= 0) used.push_back(static_cast<std::uint32_t>(v));
+  {
+    // In Morton order of a 1024^3 grid over A's used vertices: consecutive
+    // guesses descend to neighbouring leaves of B, found in cache.
+    Box3<double> vb = Box3<double>::empty();
+    for (std::uint32_t v : used) vb.extend(to_d(a_.vertices()[v]));
+    auto spread = [](std::uint64_t x) {
+      x &= 0x3ff;
+      x = (x | (x << 16)) & 0x30000ff;
+      x = (x | (x << 8)) & 0x300f00f;
+      x = (x | (x << 4)) & 0x30c30c3;
+      x = (x | (x << 2)) & 0x9249249;
+      return x;
+    };
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> code(used.size());
+    for (std::size_t j = 0; j < used.size(); ++j) {
+      const V p = to_d(a_.vertices()[used[j]]);
+      std::uint64_t c = 0;
+      for (int k = 0; k < 3; ++k) {
+        const double ext = vb.hi[k] - vb.lo[k];
+        const double f = ext > 0 ? (p[k] - vb.lo[k]) / ext * 1023.0 : 0.0;
+        c |= spread(static_cast<std::uint64_t>(std::clamp(f, 0.0, 1023.0))) << k;
+      }
+      code[j] = {c, used[j]};
     }
+    std::sort(code.begin(), code.end());
+    for (std::size_t j = 0; j < used.size(); ++j) used[j] = code[j].second;
+  }
+  for (std::uint32_t v : used) pts.push_back(to_d(a_.vertices()[v]));
   std::vector<PointHit> hits;
   side.point_queries += eval_points(pts, hits, 0.0, 64);
   std::vector<PointHit> vh(nv);
@@ -798,15 +861,30 @@ HausdorffSide OneSided<T>::run() {
     vh[used[j]] = hits[j];
     if (hits[j].lower >= 0) worst.offer(hits[j], pts[j], owner[used[j]]);
   }
+  // The items in the order of B's leaf packs holding their first corner's near
+  // triangle (a counting sort; those without one last): neighbouring items then
+  // read the same packs of B, so the bound search finds them in cache (in A's
+  // triangle order they were a random walk over B's packs). Sub-triangles
+  // follow their parent, so every round keeps this order.
   std::vector<Item> items(tris.size());
-  for (std::size_t t = 0; t < tris.size(); ++t) {
-    Item& it = items[t];
-    for (int k = 0; k < 3; ++k) {
-      it.p[k] = to_d(a_.vertices()[tris[t][k]]);
-      it.near[k] = vh[tris[t][k]].triangle;
+  {
+    const std::size_t packs = fpacks_.size();
+    std::vector<std::uint32_t> start(packs + 2, 0), key(tris.size());
+    for (std::size_t t = 0; t < tris.size(); ++t) {
+      const std::int32_t n0 = vh[tris[t][0]].triangle;
+      key[t] = n0 >= 0 ? slot_of_[std::size_t(n0)] / 4 : static_cast<std::uint32_t>(packs);
+      ++start[key[t] + 1];
     }
-    it.best = -1;
-    it.source = static_cast<std::int32_t>(t);
+    for (std::size_t q = 0; q <= packs; ++q) start[q + 1] += start[q];
+    for (std::size_t t = 0; t < tris.size(); ++t) {
+      Item& it = items[start[key[t]]++];
+      for (int k = 0; k < 3; ++k) {
+        it.p[k] = to_d(a_.vertices()[tris[t][k]]);
+        it.near[k] = vh[tris[t][k]].triangle;
+      }
+      it.best = -1;
+      it.source = static_cast<std::int32_t>(t);
+    }
   }
   double settled = 0;
   std::vector<double> upper;
@@ -943,15 +1021,50 @@ void in_arena(int threads, Fn&& fn) {
 
 namespace {
 template <class T>
-HausdorffSide one_sided(const TriangleMesh<T>& a, const MeshIndex<T>& b, const Box3<T>& box_a,
-                        const Box3<T>& box_b, double tol, const HausdorffOptions& options) {
-  const double s = std::max(max_abs_coordinate(box_a), max_abs_coordinate(box_b));
+HausdorffSide one_sided(const TriangleMesh<T>& a, const typename HausdorffTarget<T>::Data& b,
+                        const Box3<T>& box_a, double tol, const HausdorffOptions& options) {
+  const double s = std::max(max_abs_coordinate(box_a), max_abs_coordinate(b.box));
   HausdorffSide side;
   in_arena(options.threads,
-           [&] { side = OneSided<T>(a, b, joint_box(box_a, box_b), tol, s, options).run(); });
+           [&] { side = OneSided<T>(a, b, joint_box(box_a, b.box), tol, s, options).run(); });
   return side;
 }
+
+template <class T>
+HausdorffResult symmetric(const typename HausdorffTarget<T>::Data& a,
+                          const typename HausdorffTarget<T>::Data& b, const HausdorffOptions& options) {
+  check_inputs(a.bm, b.bm, options);
+  HausdorffResult r;
+  r.diagonal = diagonal_of(joint_box(a.box, b.box));
+  r.tolerance = tolerance_for(options, r.diagonal);
+  HausdorffOptions o = options;
+  o.tolerance = r.tolerance;
+  in_arena(options.threads, [&] {
+    o.threads = options.threads == 1 ? 1 : 0;  // in this arena
+    r.forward = one_sided(a.bm, b, a.box, r.tolerance, o);
+    r.backward = one_sided(b.bm, a, b.box, r.tolerance, o);
+  });
+  r.lower = std::max(r.forward.lower, r.backward.lower);
+  r.upper = std::max(r.forward.upper, r.backward.upper);
+  return r;
+}
 }  // namespace
+
+template <class T>
+HausdorffTarget<T>::HausdorffTarget(const MeshIndex<T>& b) {
+  if (b.mesh().empty()) throw std::invalid_argument("hausdorff: mesh B has no triangles");
+  data_ = std::make_shared<const Data>(b);
+}
+
+template <class T>
+const MeshIndex<T>& HausdorffTarget<T>::index() const {
+  return data_->b;
+}
+
+template <class T>
+std::size_t HausdorffTarget<T>::memory_bytes() const {
+  return data_->memory_bytes();
+}
 
 template <class T>
 double hausdorff_tolerance(const TriangleMesh<T>& a, const TriangleMesh<T>& b,
@@ -962,34 +1075,53 @@ double hausdorff_tolerance(const TriangleMesh<T>& a, const TriangleMesh<T>& b,
 }
 
 template <class T>
+HausdorffSide hausdorff_one_sided(const TriangleMesh<T>& a, const HausdorffTarget<T>& b,
+                                  const HausdorffOptions& options) {
+  const auto& d = b.data();
+  check_inputs(a, d.bm, options);
+  const Box3<T> box_a = a.bounds();
+  const double tol = tolerance_for(options, diagonal_of(joint_box(box_a, d.box)));
+  return one_sided(a, d, box_a, tol, options);
+}
+
+template <class T>
 HausdorffSide hausdorff_one_sided(const TriangleMesh<T>& a, const MeshIndex<T>& b,
                                   const HausdorffOptions& options) {
   check_inputs(a, b.mesh(), options);
-  const Box3<T> box_a = a.bounds(), box_b = b.mesh().bounds();
-  const double tol = tolerance_for(options, diagonal_of(joint_box(box_a, box_b)));
-  return one_sided(a, b, box_a, box_b, tol, options);
+  HausdorffSide side;
+  // B's preparation is part of the call here (on the call's arena, like the rest).
+  in_arena(options.threads, [&] {
+    HausdorffOptions o = options;
+    o.threads = options.threads == 1 ? 1 : 0;
+    side = hausdorff_one_sided(a, HausdorffTarget<T>(b), o);
+  });
+  return side;
+}
+
+template <class T>
+HausdorffResult hausdorff(const HausdorffTarget<T>& a, const HausdorffTarget<T>& b,
+                          const HausdorffOptions& options) {
+  return symmetric<T>(a.data(), b.data(), options);
 }
 
 template <class T>
 HausdorffResult hausdorff(const MeshIndex<T>& a, const MeshIndex<T>& b,
                           const HausdorffOptions& options) {
   check_inputs(a.mesh(), b.mesh(), options);
-  const Box3<T> box_a = a.mesh().bounds(), box_b = b.mesh().bounds();
-  HausdorffResult r;
-  r.diagonal = diagonal_of(joint_box(box_a, box_b));
-  r.tolerance = tolerance_for(options, r.diagonal);
-  HausdorffOptions o = options;
-  o.tolerance = r.tolerance;
-  in_arena(options.threads, [&] {
-    o.threads = options.threads == 1 ? 1 : 0;  // in this arena
-    r.forward = one_sided(a.mesh(), b, box_a, box_b, r.tolerance, o);
-    r.backward = one_sided(b.mesh(), a, box_b, box_a, r.tolerance, o);
-  });
-  r.lower = std::max(r.forward.lower, r.backward.lower);
-  r.upper = std::max(r.forward.upper, r.backward.upper);
-  return r;
+  const typename HausdorffTarget<T>::Data ta(a), tb(b);
+  return symmetric<T>(ta, tb, options);
 }
 
+template class HausdorffTarget<float>;
+template class HausdorffTarget<double>;
+template HausdorffSide hausdorff_one_sided(const TriangleMesh<float>&, const HausdorffTarget<float>&,
+                                           const HausdorffOptions&);
+template HausdorffSide hausdorff_one_sided(const TriangleMesh<double>&, const HausdorffTarget<double>&,
+                                           const HausdorffOptions&);
+template HausdorffResult hausdorff(const HausdorffTarget<float>&, const HausdorffTarget<float>&,
+                                   const HausdorffOptions&);
+template HausdorffResult hausdorff(const HausdorffTarget<double>&, const HausdorffTarget<double>&,
+                                   const HausdorffOptions&);
 template double hausdorff_tolerance(const TriangleMesh<float>&, const TriangleMesh<float>&,
                                     const HausdorffOptions&);
 template double hausdorff_tolerance(const TriangleMesh<double>&, const TriangleMesh<double>&,

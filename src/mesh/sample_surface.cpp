@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
 
 #include "prox/mesh/batch.hpp"
+#include "prox/primitives/closest_point_triangle.hpp"
 
 namespace prox {
 namespace {
@@ -160,6 +162,61 @@ std::vector<double> sample_distances(std::span<const Vec3<T>> points, const Mesh
     d[i] = std::sqrt(static_cast<double>(index.closest_point(points[i]).sq_distance));
   });
   return d;
+}
+
+std::vector<double> sample_distances(std::span<const Vec3<double>> points,
+                                     const MeshIndex<float>& pick, const TriangleMesh<double>& mesh,
+                                     int threads) {
+  if (pick.mesh().num_triangles() != mesh.num_triangles())
+    throw std::invalid_argument("sample_distances: the float index has " +
+                                std::to_string(pick.mesh().num_triangles()) +
+                                " triangles but the double mesh " +
+                                std::to_string(mesh.num_triangles()) +
+                                " (index a float copy of the same mesh: float_mesh)");
+  std::vector<double> d(points.size());
+  BatchOptions batch;
+  batch.threads = threads;
+  const auto& tris = mesh.triangles();
+  const auto& verts = mesh.vertices();
+  batch_for_each(points.size(), batch, [&](std::size_t i) {
+    const Vec3<double>& p = points[i];
+    const Vec3<float> pf{static_cast<float>(p[0]), static_cast<float>(p[1]), static_cast<float>(p[2])};
+    const MeshClosestPoint<float> r = pick.closest_point(pf);
+    if (!r.found()) {  // a non-finite point (or one float cannot hold): ask in double
+      d[i] = std::numeric_limits<double>::quiet_NaN();
+      return;
+    }
+    const auto& t = tris[std::size_t(r.triangle)];
+    d[i] = std::sqrt(closest_point_triangle(p, verts[t[0]], verts[t[1]], verts[t[2]]).sq_distance);
+  });
+  return d;
+}
+
+TriangleMesh<float> float_mesh(const TriangleMesh<double>& mesh) {
+  std::vector<Vec3<float>> v(mesh.num_vertices());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    for (int k = 0; k < 3; ++k) v[i][k] = static_cast<float>(mesh.vertices()[i][k]);
+  return TriangleMesh<float>(std::move(v), mesh.triangles());
+}
+
+double float_pick_error(const TriangleMesh<double>& mesh, double reach) {
+  const Box3<double> box = mesh.bounds();
+  double s = 0;
+  for (int j = 0; j < 3; ++j)
+    s = std::max({s, std::fabs(box.lo[j] - reach), std::fabs(box.hi[j] + reach),
+                  std::fabs(box.lo[j]), std::fabs(box.hi[j])});
+  double kappa = 1;
+  for (std::size_t t = 0; t < mesh.num_triangles(); ++t) {
+    const Vec3<double> c0 = mesh.corner(t, 0), c1 = mesh.corner(t, 1), c2 = mesh.corner(t, 2);
+    const double n = std::sqrt(squared_norm(cross(c1 - c0, c2 - c0)));
+    const double e = std::max({squared_distance(c0, c1), squared_distance(c1, c2),
+                               squared_distance(c2, c0)});
+    if (n > 0) kappa = std::max(kappa, 2 * e / n);  // |n| taken as the area: 2x safe
+  }
+  const double u = 0x1p-24;  // float's unit roundoff; an ulp is at most 2u
+  // Rounding of the point and vertices (both sides), the kernel's point error
+  // on both triangles, and the comparison of the two rounded distances.
+  return 2 * (2 * std::sqrt(3.0) * u * s + 8 * (2 * u) * s * kappa) + 4 * (2 * u) * s;
 }
 
 DistanceStats distance_stats(std::span<const double> distances, int bins) {

@@ -339,6 +339,52 @@ TEST(Hausdorff, BunnyAgainstPerturbedBunny) {
   EXPECT_GE(std::sqrt(brute.closest_point(r.forward.worst_point).sq_distance), r.forward.lower);
 }
 
+// A prepared target (HausdorffTarget) gives the same bits as the MeshIndex
+// forms, for several meshes A against one B, copies share it, and the
+// symmetric form of two targets equals hausdorff(index, index); on both the
+// double search (1e-5) and the float prefilter (1e-3), on 1 and 2 threads.
+TEST(Hausdorff, PreparedTargetGivesTheSameBits) {
+  const TriangleMesh<double> b = test::torus(1.0, 0.3, 48, 16);
+  const MeshIndex<double> ib(b);
+  const HausdorffTarget<double> tb(ib);
+  EXPECT_EQ(&tb.index(), &ib);
+  EXPECT_GT(tb.memory_bytes(), b.num_triangles() * 72);
+  const HausdorffTarget<double> copy = tb;  // shares the data
+  for (std::uint64_t seed : {1u, 2u}) {
+    const TriangleMesh<double> a = perturbed(transformed(b, 1.0 + 0.01 * double(seed), Vec3d{0.01, 0, 0}), 0.01, seed);
+    const MeshIndex<double> ia(a);
+    const HausdorffTarget<double> ta(ia);
+    for (double tol : {1e-5, 1e-3})
+      for (int threads : {1, 2}) {
+        SCOPED_TRACE(::testing::Message() << "seed " << seed << " tol " << tol << " threads " << threads);
+        const HausdorffSide x = hausdorff_one_sided(a, ib, absolute(tol, threads));
+        expect_same_side(x, hausdorff_one_sided(a, tb, absolute(tol, threads)));
+        expect_same_side(x, hausdorff_one_sided(a, copy, absolute(tol, threads)));
+        EXPECT_TRUE(x.converged);
+        EXPECT_LE(x.upper - x.lower, tol);
+        const HausdorffResult r = hausdorff(ia, ib, absolute(tol, threads));
+        const HausdorffResult t = hausdorff(ta, tb, absolute(tol, threads));
+        expect_same_side(r.forward, t.forward);
+        expect_same_side(r.backward, t.backward);
+        expect_same_side(r.forward, x);
+        EXPECT_EQ(r.lower, t.lower);
+        EXPECT_EQ(r.upper, t.upper);
+        EXPECT_EQ(r.tolerance, t.tolerance);
+        EXPECT_EQ(r.diagonal, t.diagonal);
+      }
+  }
+  // A's sampled distances never exceed the certified upper bound (the bracket is true).
+  const TriangleMesh<double> a = perturbed(b, 0.02, 5);
+  const HausdorffSide s = hausdorff_one_sided(a, tb, absolute(1e-3, 1));
+  const BruteForce<double> brute(b);
+  double sampled = 0;
+  for (const Vec3d& p : a.vertices()) sampled = std::max(sampled, std::sqrt(brute.closest_point(p).sq_distance));
+  EXPECT_GE(s.upper, sampled);
+  const MeshIndex<double> empty{TriangleMesh<double>{}};
+  EXPECT_THROW(HausdorffTarget<double>{empty}, std::invalid_argument);
+  EXPECT_THROW(hausdorff_one_sided(TriangleMesh<double>{}, tb), std::invalid_argument);
+}
+
 TEST(Hausdorff, BadInput) {
   const MeshIndex<double> empty{TriangleMesh<double>{}};
   const MeshIndex<double> sphere(test::icosphere(1));

@@ -199,3 +199,73 @@ TEST(SampleSurface, PoissonCoverageFollowsArea) {
 }
 
 }  // namespace
+
+// sample_distances with a float index picking the triangle and double measuring
+// it: against BruteForce<double> (the exact nearest triangle, in double), never
+// below it (but for double's rounding) and never above it by more than
+// float_pick_error; on a smooth mesh and on a soup of slivers (large kappa).
+TEST(SampleSurface, FloatPickDistancesAgainstBruteForce) {
+  const std::size_t n = static_cast<std::size_t>(test::scaled_count(3000, 200));
+  struct Case {
+    const char* name;
+    TriangleMesh<double> a, b;
+  };
+  const TriangleMesh<double> sphere = test::icosphere(3);
+  std::vector<Vec3d> moved;
+  for (const Vec3d& p : sphere.vertices()) moved.push_back(p * 1.03 + Vec3d{0.01, -0.02, 0.005});
+  Case cases[] = {
+      {"sphere", sphere, TriangleMesh<double>(moved, sphere.triangles())},
+      {"soup", test::random_soup(200, 0.05, 3), test::random_soup(300, 0.2, 4)},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const MeshIndex<float> pick(float_mesh(c.b));
+    const BruteForce<double> brute(c.b);
+    std::vector<Vec3d> pts = sample_surface(c.a, n, 5).points;
+    for (const Vec3d& p : test::query_points(c.b, n, 6)) pts.push_back(p);
+    // query_points reach the box scaled 2x about its centre: a diagonal around it.
+    const double reach = test::diagonal_length(c.b);
+    const double bound = float_pick_error(c.b, reach);
+    // Not vacuous on a well-shaped mesh (the soup's slivers make kappa large).
+    if (std::string(c.name) == "sphere") {
+      EXPECT_LT(bound, 1e-5 * reach);
+    }
+    const auto d = sample_distances(std::span<const Vec3d>(pts), pick, c.b, 2);
+    const auto d1 = sample_distances(std::span<const Vec3d>(pts), pick, c.b, 1);
+    ASSERT_EQ(d.size(), pts.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const double exact = std::sqrt(brute.closest_point(pts[i]).sq_distance);
+      ASSERT_GE(d[i], exact * (1 - 1e-14) - 1e-15) << i;
+      ASSERT_LE(d[i], exact + bound) << i;
+      ASSERT_EQ(d[i], d1[i]) << i;  // any thread count
+      worst = std::max(worst, d[i] - exact);
+    }
+    RecordProperty(std::string(c.name) + "_worst_over_bound", std::to_string(worst / bound));
+  }
+  // The float index must index the same triangles.
+  const MeshIndex<float> other(float_mesh(test::random_soup(5, 0.1, 1)));
+  const std::vector<Vec3d> p{{0, 0, 0}};
+  EXPECT_THROW(sample_distances(std::span<const Vec3d>(p), other, sphere), std::invalid_argument);
+}
+
+// Chamfer from float-picked distances equals the double index's to within the bound.
+TEST(SampleSurface, ChamferOnFloatIndexMatchesDouble) {
+  const TriangleMesh<double> a = test::icosphere(3);
+  std::vector<Vec3d> moved;
+  for (const Vec3d& p : a.vertices()) moved.push_back(p * 0.98 + Vec3d{0.003, 0, -0.002});
+  const TriangleMesh<double> b(moved, a.triangles());
+  const MeshIndex<double> ia(a), ib(b);
+  const MeshIndex<float> fa(float_mesh(a)), fb(float_mesh(b));
+  const std::size_t n = static_cast<std::size_t>(test::scaled_count(20000, 1000));
+  const auto sa = sample_surface(a, n, 1, SampleMethod::stratified);
+  const auto sb = sample_surface(b, n, 2, SampleMethod::stratified);
+  const ChamferDistance cd = chamfer(sample_distances(std::span<const Vec3d>(sa.points), ib),
+                                     sample_distances(std::span<const Vec3d>(sb.points), ia));
+  const ChamferDistance cf = chamfer(sample_distances(std::span<const Vec3d>(sa.points), fb, b),
+                                     sample_distances(std::span<const Vec3d>(sb.points), fa, a));
+  const double e = std::max(float_pick_error(a, 0.1), float_pick_error(b, 0.1));
+  EXPECT_NEAR(cf.chamfer_l1, cd.chamfer_l1, 2 * e + 1e-13);
+  EXPECT_NEAR(cf.chamfer_l2, cd.chamfer_l2, 2 * e * (2 * 0.1 + e) + 1e-13);
+  EXPECT_GT(cd.chamfer_l1, 0.01);  // the copies are apart
+}

@@ -28,6 +28,17 @@
 //
 // sample_distances(samples, index): d(sample, mesh) for each sample (the
 // index's closest_point, on the pool; one slot per sample).
+// sample_distances(samples, float index, double mesh): the same distances in
+// double, faster: a float index of the mesh (MeshIndex<float>, built from a
+// float copy, same triangles) picks each sample's nearest triangle, and the
+// distance to that triangle of the double mesh is computed in double. It is
+// the distance to a point of the mesh, so never below d(sample, mesh) by more
+// than double's rounding, and above it only when float's rounding picked
+// another triangle: by at most float_pick_error(mesh) (stated below). On
+// 200,000 samples of bunny against a perturbed copy the largest difference
+// from the double index's distances was 2.2e-8 (1.14x less CPU); the bound is
+// 5.4e-4 there, as bunny's slivers make kappa large: the bound is loose.
+// float_mesh(mesh): the float copy (vertices rounded to nearest) to index.
 // distance_stats: max, mean, RMS, and a histogram of `bins` equal bins over
 // [0, max] (a sample at exactly max goes in the last bin).
 // chamfer(A samples, B samples): point-to-surface, two-sided, mean:
@@ -71,6 +82,31 @@ SurfaceSamples<T> sample_surface(const TriangleMesh<T>& mesh, std::size_t n, std
 template <class T>
 std::vector<double> sample_distances(std::span<const Vec3<T>> points, const MeshIndex<T>& index,
                                      int threads = 0);
+
+/// d(point, mesh) in double for each point (#P): the nearest triangle picked by
+/// `pick`, a float index of `mesh` (the same triangles, vertices rounded to
+/// float: MeshIndex<float>(float_mesh(mesh))), the distance to it computed on
+/// `mesh` in double. Throws std::invalid_argument when the two meshes' triangle
+/// counts differ. See float_pick_error for how far above d(point, mesh) it can be.
+std::vector<double> sample_distances(std::span<const Vec3<double>> points,
+                                     const MeshIndex<float>& pick, const TriangleMesh<double>& mesh,
+                                     int threads = 0);
+
+/// A float copy of a mesh (each coordinate rounded to nearest), same triangles.
+TriangleMesh<float> float_mesh(const TriangleMesh<double>& mesh);
+
+/// How far sample_distances(points, pick, mesh) may exceed d(point, mesh), for
+/// points within the mesh's box grown by `reach`: float's pick is the nearest
+/// triangle of the float mesh to the point rounded to float, to within the
+/// float kernel's error (8 ulps of s kappa, docs/kernel-accuracy.md, with s the
+/// largest |coordinate| of the mesh's box grown by reach, kappa = max(1, max
+/// 2 longest edge^2 / |ab x ac| over non-degenerate triangles)); rounding the
+/// mesh and the point moves each distance by at most sqrt(3) 2^-24 s. The bound
+/// is 2 (2 sqrt(3) 2^-24 s + 8 2^-23 s kappa) + 4 2^-23 s: the pick's true
+/// distance exceeds the best one by at most the perturbation of both, the
+/// kernel's error on both and the rounding of their comparison. Mean, RMS and Chamfer L1 built on them move by at most this
+/// much (Chamfer L2 by at most 2 max d + this, times this).
+double float_pick_error(const TriangleMesh<double>& mesh, double reach);
 
 /// Statistics of a set of distances.
 struct DistanceStats {
