@@ -285,6 +285,31 @@ FarRayCase far_ray_case(std::mt19937_64& rng) {
   return k;
 }
 
+/// Moller-Trumbore on mpq_class over the whole line (t in +-1e300): the
+/// exact hit and t of a ray with exactly these (double) coordinates.
+RayTriangleHit<Q> exact_line_hit(const Vec3d& o, const Vec3d& d, const Vec3d (&c)[3]) {
+  Ray<Q> rq{q_of(o), q_of(d)};
+  rq.t_min = Q(-1e300);
+  rq.t_max = Q(1e300);
+  return ray_triangle_moller_trumbore(rq, q_of(c[0]), q_of(c[1]), q_of(c[2]));
+}
+
+/// A case rounded to float, with the exact answer for its float coordinates.
+struct FloatRayCase {
+  Ray<float> ray;
+  Vec3f c[3];
+  RayTriangleHit<Q> exact;
+};
+
+FloatRayCase rounded_to_float(const FarRayCase& k) {
+  FloatRayCase f{{k.ray.origin.cast<float>(), k.ray.direction.cast<float>()},
+                 {k.c[0].cast<float>(), k.c[1].cast<float>(), k.c[2].cast<float>()},
+                 {}};
+  const Vec3d cd[3] = {f.c[0].cast<double>(), f.c[1].cast<double>(), f.c[2].cast<double>()};
+  f.exact = exact_line_hit(f.ray.origin.cast<double>(), f.ray.direction.cast<double>(), cd);
+  return f;
+}
+
 TEST(FarSlivers, RayKernelTWithFarCornersMatchesTheExactOracle) {
   std::mt19937_64 rng(4242);
   const int cases = int(scaled_count(4000, 300));
@@ -292,11 +317,7 @@ TEST(FarSlivers, RayKernelTWithFarCornersMatchesTheExactOracle) {
   int sign_flips = 0, hits = 0, exact_path = 0;
   for (int i = 0; i < cases; ++i) {
     const FarRayCase k = far_ray_case(rng);
-    Ray<Q> rq{q_of(k.ray.origin), q_of(k.ray.direction)};
-    rq.t_min = Q(-1e300);
-    rq.t_max = Q(1e300);
-    const V3q aq = q_of(k.c[0]), bq = q_of(k.c[1]), cq = q_of(k.c[2]);
-    const auto x = ray_triangle_moller_trumbore(rq, aq, bq, cq);
+    const auto x = exact_line_hit(k.ray.origin, k.ray.direction, k.c);
     ASSERT_TRUE(x.hit) << "case " << i << ": the generator aims inside the triangle";
     const double tx = x.t.get_d();
     ASSERT_GE(std::abs(tx), 1e-3) << "case " << i;
@@ -306,14 +327,10 @@ TEST(FarSlivers, RayKernelTWithFarCornersMatchesTheExactOracle) {
     EXPECT_EQ(h0.hit, tx > 0) << "case " << i << ": t " << h0.t << ", exact " << tx;
     hits += h0.hit;
     // Float: the same case rounded to float, its own exact t.
-    const Ray<float> rf{k.ray.origin.cast<float>(), k.ray.direction.cast<float>()};
-    const Vec3f cf[3] = {k.c[0].cast<float>(), k.c[1].cast<float>(), k.c[2].cast<float>()};
-    Ray<Q> rqf{q_of(rf.origin.cast<double>()), q_of(rf.direction.cast<double>())};
-    rqf.t_min = Q(-1e300);
-    rqf.t_max = Q(1e300);
-    const auto xf = ray_triangle_moller_trumbore(rqf, q_of(cf[0].cast<double>()),
-                                                 q_of(cf[1].cast<double>()),
-                                                 q_of(cf[2].cast<double>()));
+    const FloatRayCase fk = rounded_to_float(k);
+    const Ray<float>& rf = fk.ray;
+    const Vec3f(&cf)[3] = fk.c;
+    const auto& xf = fk.exact;
     if (xf.hit && std::abs(xf.t.get_d()) > 0.01) {
       const auto hf = ray_triangle_watertight(rf, cf[0], cf[1], cf[2]);
       EXPECT_EQ(hf.hit, xf.t > 0) << "case " << i << " (float): t " << hf.t << ", exact "
@@ -408,10 +425,7 @@ TEST(FarSlivers, RayKernelTOnFarSliversMatchesTheExactOracle) {
   double worst = 0, worst_f = 0;  // relative t error
   for (int i = 0; i < cases; ++i) {
     const FarRayCase k = far_sliver_ray_case(rng);
-    Ray<Q> rq{q_of(k.ray.origin), q_of(k.ray.direction)};
-    rq.t_min = Q(-1e300);
-    rq.t_max = Q(1e300);
-    const auto x = ray_triangle_moller_trumbore(rq, q_of(k.c[0]), q_of(k.c[1]), q_of(k.c[2]));
+    const auto x = exact_line_hit(k.ray.origin, k.ray.direction, k.c);
     if (!x.hit || std::abs(x.t.get_d()) < 1e-3) continue;  // rounding moved the crossing out
     ++checked;
     const double tx = x.t.get_d();
@@ -428,14 +442,10 @@ TEST(FarSlivers, RayKernelTOnFarSliversMatchesTheExactOracle) {
       EXPECT_LE(rel, 0x1p-29) << "case " << i << ": t " << h.t << ", exact " << tx;
     }
     // Float: the same case rounded to float, its own exact t.
-    const Ray<float> rf{k.ray.origin.cast<float>(), k.ray.direction.cast<float>()};
-    const Vec3f cf[3] = {k.c[0].cast<float>(), k.c[1].cast<float>(), k.c[2].cast<float>()};
-    Ray<Q> rqf{q_of(rf.origin.cast<double>()), q_of(rf.direction.cast<double>())};
-    rqf.t_min = Q(-1e300);
-    rqf.t_max = Q(1e300);
-    const auto xf = ray_triangle_moller_trumbore(rqf, q_of(cf[0].cast<double>()),
-                                                 q_of(cf[1].cast<double>()),
-                                                 q_of(cf[2].cast<double>()));
+    const FloatRayCase fk = rounded_to_float(k);
+    const Ray<float>& rf = fk.ray;
+    const Vec3f(&cf)[3] = fk.c;
+    const auto& xf = fk.exact;
     double big = 0;  // float's range: |coordinate| <= 2^62 (CoordinateRange<float>)
     for (const Vec3f& v : cf)
       for (int a = 0; a < 3; ++a) big = std::max(big, std::abs(double(v[a])));
