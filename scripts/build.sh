@@ -10,7 +10,12 @@ werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
 case "$kind" in
   release) dir=build; flags=(-DCMAKE_BUILD_TYPE=Release) ;;
+  # -O1 -g1 (line tables: what ASan's and UBSan's stack traces need), not
+  # RelWithDebInfo's -O2 -g: half the compile time (a test file: 28.6 s -> 14.4 s of
+  # CPU), and the sanitizer build was CI's longest stage (1,842 s of 2,840 s).
   asan)    dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROX_SANITIZE=ON
+                                  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
+                                  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
                                   -DPROX_BUILD_BENCH=OFF) ;;
   tsan)    dir=build-tsan; target=threaded_tests
            flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROX_TSAN=ON -DPROX_BUILD_BENCH=OFF
