@@ -19,8 +19,8 @@
 // a hit whose t is not a finite float is no hit; a hit whose sheared t
 // cancelled (corners far from the origin compared with the plane's distance
 // along the ray) or may be moved by the edge functions' rounding (C++'s
-// detail::t_unreliable: far slivers) gets its t from exact expansions
-// (prox_far_corner_t).
+// detail::t_unreliable: far slivers) gets its t from exact expansions (C++'s
+// far_corner_t).
 #ifndef PROX_RAY_TRIANGLE_GLSL
 #define PROX_RAY_TRIANGLE_GLSL
 #include "common.glsl"
@@ -156,56 +156,13 @@ float prox_scaled_t(ProxWatertightRay w, float t) {
 /// signed zeros may drop x + 0.0.
 float prox_plus_zero(float x) { return floatBitsToUint(x) == 0x80000000u ? 0.0 : x; }
 
-// ---- C++'s detail::far_corner_t (float): exact expansions in double
-// (expansion.glsl, the twin of prox/primitives/expansion.hpp).
+// ---- The exact paths (float): C++'s detail::exact_edge_scaled, exact_edge and
+// far_corner_t, exact expansions in double (expansion.glsl, the twin of
+// prox/primitives/expansion.hpp), and the edge functions' error bounds.
 
 /// C++'s detail::FarCorners<float>::ratio: the sheared t counts as cancelled
 /// when |tn| < ratio (|U az| + |V bz| + |W cz|).
 const float PROX_FAR_RATIO = 1.0 / 1024.0;  // 2^-10
-
-/// C++'s detail::far_corner_t for float: t on the normalized ray from the
-/// exact coordinates, det[a - o, b - o, c - o] / det[b - a, c - a, d].
-float prox_far_corner_t(ProxWatertightRay w, vec3 a, vec3 b, vec3 c) {
-  double big = 0.0LF;
-  for (int i = 0; i < 3; ++i) {
-    big = max(big, abs(double(a[i])));
-    big = max(big, abs(double(b[i])));
-    big = max(big, abs(double(c[i])));
-    big = max(big, abs(double(w.origin[i])));
-  }
-  // frexp: big = m 2^j, m in [0.5, 1) (big is a normal double: float input).
-  int j = int((unpackDouble2x32(big).y >> 20) & 0x7ffu) - 1022;
-  double f = prox_pow2_d(-j);
-  double rn[18], rd[18];
-  for (int i = 0; i < 3; ++i) {
-    precise double o = double(w.origin[i]) * f;
-    precise double x0 = double(a[i]) * f;
-    precise double x1 = double(b[i]) * f;
-    precise double x2 = double(c[i]) * f;
-    double hi, lo;
-    prox_xp_two_sum(x0, -o, hi, lo); rn[i * 2 + 1] = hi; rn[i * 2] = lo;
-    prox_xp_two_sum(x1, -o, hi, lo); rn[(3 + i) * 2 + 1] = hi; rn[(3 + i) * 2] = lo;
-    prox_xp_two_sum(x2, -o, hi, lo); rn[(6 + i) * 2 + 1] = hi; rn[(6 + i) * 2] = lo;
-    prox_xp_two_sum(x1, -x0, hi, lo); rd[i * 2 + 1] = hi; rd[i * 2] = lo;
-    prox_xp_two_sum(x2, -x0, hi, lo); rd[(3 + i) * 2 + 1] = hi; rd[(3 + i) * 2] = lo;
-    rd[(6 + i) * 2 + 1] = double(w.direction[i]);
-    rd[(6 + i) * 2] = 0.0LF;
-  }
-  // Both determinants from one call site (a shader compiler inlines every
-  // call: one copy of the expansion code).
-  double det[2];
-  for (int m = 0; m < 2; ++m) {
-    double r[18];
-    for (int e = 0; e < 18; ++e) r[e] = m == 0 ? rn[e] : rd[e];
-    det[m] = prox_xp_det3(r);
-  }
-  precise double q = det[0] / det[1];
-  precise double t = q * prox_pow2_d(j);
-  return prox_to_float(t);
-}
-
-// ---- C++'s exact edge functions and their error bounds (float): detail::
-// edge_error_bound, edge_error_bound_tight, exact_edge_scaled, exact_edge.
 
 float prox_flt_min() { return uintBitsToFloat(0x00800000u); }  // 2^-126
 
@@ -234,10 +191,14 @@ float prox_edge_error_bound_tight(float xq, float yq, float xp, float yp, float 
   return e;
 }
 
-/// C++'s detail::exact_edge_scaled for float: the edge function of p -> q in
-/// the ray's sheared frame, exactly, as m 2^e (m: the exact determinant
-/// -det[d'; P; Q] of the inputs scaled by 2^-j, rounded once).
-double prox_exact_edge_scaled(ProxWatertightRay w, vec3 p, vec3 q, out int e) {
+/// The rows of C++'s detail::exact_edge_scaled for float, edge k (0: b -> c,
+/// 1: c -> a, 2: a -> b): the edge function of p -> q in the ray's sheared
+/// frame is -det[d'; P; Q] 2^e, d' = (sx, sy, 1) on (kx, ky, kz), P = p - o and
+/// Q = q - o exact (Two-Sum) after the scaling by 2^-j that brings the largest
+/// |coordinate| into [0.5, 1). Returns e = 2 j.
+int prox_exact_edge_rows(ProxWatertightRay w, int k, vec3 a, vec3 b, vec3 c, out double r[18]) {
+  vec3 p = k == 0 ? b : (k == 1 ? c : a);
+  vec3 q = k == 0 ? c : (k == 1 ? a : b);
   double big = 0.0LF;
   for (int i = 0; i < 3; ++i) {
     big = max(big, abs(double(p[i])));
@@ -249,20 +210,53 @@ double prox_exact_edge_scaled(ProxWatertightRay w, vec3 p, vec3 q, out int e) {
   double f = prox_pow2_d(-j);
   int axis[3] = int[3](w.kx, w.ky, w.kz);
   double dn[3] = double[3](double(w.sx), double(w.sy), 1.0LF);
-  double r[18];
   for (int i = 0; i < 3; ++i) {
-    int k = axis[i];
-    precise double o = double(w.origin[k]) * f;
-    precise double pk = double(p[k]) * f;
-    precise double qk = double(q[k]) * f;
+    int ax = axis[i];
+    precise double o = double(w.origin[ax]) * f;
+    precise double pk = double(p[ax]) * f;
+    precise double qk = double(q[ax]) * f;
     r[i * 2 + 1] = dn[i];
     r[i * 2] = 0.0LF;
     double hi, lo;
     prox_xp_two_sum(pk, -o, hi, lo); r[(3 + i) * 2 + 1] = hi; r[(3 + i) * 2] = lo;
     prox_xp_two_sum(qk, -o, hi, lo); r[(6 + i) * 2 + 1] = hi; r[(6 + i) * 2] = lo;
   }
-  e = 2 * j;
-  return -prox_xp_det3(r);
+  return 2 * j;
+}
+
+/// The rows of C++'s detail::far_corner_t for float: m 0, the numerator
+/// det[a - o, b - o, c - o], m 1, the denominator det[b - a, c - a, d] (o, d:
+/// the normalized ray), both scaled by 2^-j as in C++; t = num / den 2^j.
+/// Returns j.
+int prox_far_corner_rows(ProxWatertightRay w, vec3 a, vec3 b, vec3 c, int m, out double r[18]) {
+  double big = 0.0LF;
+  for (int i = 0; i < 3; ++i) {
+    big = max(big, abs(double(a[i])));
+    big = max(big, abs(double(b[i])));
+    big = max(big, abs(double(c[i])));
+    big = max(big, abs(double(w.origin[i])));
+  }
+  // frexp: big = m 2^j, m in [0.5, 1) (big is a normal double: float input).
+  int j = int((unpackDouble2x32(big).y >> 20) & 0x7ffu) - 1022;
+  double f = prox_pow2_d(-j);
+  for (int i = 0; i < 3; ++i) {
+    precise double o = double(w.origin[i]) * f;
+    precise double x0 = double(a[i]) * f;
+    precise double x1 = double(b[i]) * f;
+    precise double x2 = double(c[i]) * f;
+    double hi, lo;
+    if (m == 0) {
+      prox_xp_two_sum(x0, -o, hi, lo); r[i * 2 + 1] = hi; r[i * 2] = lo;
+      prox_xp_two_sum(x1, -o, hi, lo); r[(3 + i) * 2 + 1] = hi; r[(3 + i) * 2] = lo;
+      prox_xp_two_sum(x2, -o, hi, lo); r[(6 + i) * 2 + 1] = hi; r[(6 + i) * 2] = lo;
+    } else {
+      prox_xp_two_sum(x1, -x0, hi, lo); r[i * 2 + 1] = hi; r[i * 2] = lo;
+      prox_xp_two_sum(x2, -x0, hi, lo); r[(3 + i) * 2 + 1] = hi; r[(3 + i) * 2] = lo;
+      r[(6 + i) * 2 + 1] = double(w.direction[i]);
+      r[(6 + i) * 2] = 0.0LF;
+    }
+  }
+  return j;
 }
 
 /// C++'s detail::exact_edge for float: m 2^e rounded to float, a nonzero value
@@ -289,10 +283,11 @@ struct ProxShearedTriangle {
   ivec3 ee;
 };
 
-/// C++'s detail::shear_triangle for float (shared by the watertight and the
-/// crossing test, crossing.glsl). The exact edges come from one call site of
-/// prox_exact_edge_scaled (a shader compiler inlines every call).
-ProxShearedTriangle prox_shear_triangle(ProxWatertightRay w, vec3 a, vec3 b, vec3 c) {
+/// C++'s detail::shear_triangle for float, up to the exact recomputation:
+/// the rounded edge functions, err, and in `exact` the edges (bits 0, 1, 2:
+/// U, V, W) within their rounding error of 0, which the caller recomputes
+/// exactly (prox_shear_set_exact) from its one prox_xp_det3 call site.
+ProxShearedTriangle prox_shear_triangle_rounded(ProxWatertightRay w, vec3 a, vec3 b, vec3 c) {
   precise vec3 A = a - w.origin;
   precise vec3 B = b - w.origin;
   precise vec3 C = c - w.origin;
@@ -312,8 +307,6 @@ ProxShearedTriangle prox_shear_triangle(ProxWatertightRay w, vec3 a, vec3 b, vec
   float Z = max(max(abs(A[w.kz]), abs(B[w.kz])), abs(C[w.kz]));
   float err = prox_edge_error_bound(S, Z);
   uint exact = 0u;
-  dvec3 em = dvec3(0.0LF);
-  ivec3 ee = ivec3(0);
   if (!(abs(U) > err && abs(V) > err && abs(W) > err)) {
     precise float mxa = abs(A[w.kx]) + abs(pxa), mya = abs(A[w.ky]) + abs(pya);
     precise float mxb = abs(B[w.kx]) + abs(pxb), myb = abs(B[w.ky]) + abs(pyb);
@@ -322,21 +315,19 @@ ProxShearedTriangle prox_shear_triangle(ProxWatertightRay w, vec3 a, vec3 b, vec
     if (!(abs(U) > prox_edge_error_bound_tight(cx, cy, bx, by, mxc, myc, mxb, myb))) exact |= 1u;
     if (!(abs(V) > prox_edge_error_bound_tight(ax, ay, cx, cy, mxa, mya, mxc, myc))) exact |= 2u;
     if (!(abs(W) > prox_edge_error_bound_tight(bx, by, ax, ay, mxb, myb, mxa, mya))) exact |= 4u;
-    for (int k = 0; k < 3; ++k) {
-      if ((exact & (1u << uint(k))) == 0u) continue;
-      vec3 p = k == 0 ? b : (k == 1 ? c : a);
-      vec3 q = k == 0 ? c : (k == 1 ? a : b);
-      int e;
-      double m = prox_exact_edge_scaled(w, p, q, e);
-      em[k] = m;
-      ee[k] = e;
-      float v = prox_exact_edge_float(m, e);
-      if (k == 0) U = v;
-      else if (k == 1) V = v;
-      else W = v;
-    }
   }
-  return ProxShearedTriangle(A, B, C, ax, ay, bx, by, cx, cy, U, V, W, exact, err, em, ee);
+  return ProxShearedTriangle(A, B, C, ax, ay, bx, by, cx, cy, U, V, W, exact, err, dvec3(0.0LF),
+                             ivec3(0));
+}
+
+/// Edge k's exact value m 2^e into s (C++'s exact_edge: U, V or W rounded to float).
+void prox_shear_set_exact(inout ProxShearedTriangle s, int k, double m, int e) {
+  s.em[k] = m;
+  s.ee[k] = e;
+  float v = prox_exact_edge_float(m, e);
+  if (k == 0) s.U = v;
+  else if (k == 1) s.V = v;
+  else s.W = v;
 }
 
 /// 2^-12: C++'s t_unreliable tau for float (4 u / ratio = 2 2^-23 / 2^-10).
@@ -347,7 +338,7 @@ const float PROX_T_TAU = 1.0 / 4096.0;
 /// float sheared coordinates (their products are exact there; the exact edges
 /// from their exact values). A t that is not a finite float is no hit. far:
 /// t_unreliable (cancelled, or moved by the edge functions' rounding), t to
-/// come from prox_far_corner_t (the caller).
+/// come from far_corner_t's expansions (the caller).
 ProxRayTriangleHit prox_sheared_hit_rescaled(ProxWatertightRay w, ProxShearedTriangle s,
                                              out bool far) {
   far = false;
@@ -374,7 +365,7 @@ ProxRayTriangleHit prox_sheared_hit_rescaled(ProxWatertightRay w, ProxShearedTri
   precise double v = Wt / det;
   ProxRayTriangleHit h = ProxRayTriangleHit(true, tt, prox_plus_zero(prox_to_float(u)),
                                             prox_plus_zero(prox_to_float(v)), det > 0.0LF);
-  if (abs(tn) < double(PROX_FAR_RATIO) * cancel) {  // t from prox_far_corner_t (the caller)
+  if (abs(tn) < double(PROX_FAR_RATIO) * cancel) {  // t from far_corner_t's expansions (the caller)
     far = true;
     return h;
   }
@@ -406,11 +397,10 @@ ProxRayTriangleHit prox_sheared_hit_rescaled(ProxWatertightRay w, ProxShearedTri
 const float PROX_DET_LO = 1.0 / 1208925819614629174706176.0;  // 2^-80
 const float PROX_DET_HI = 1267650600228229401496703205376.0;  // 2^100
 
-/// Watertight test with precomputed ray data (inputs assumed finite); s: the
-/// sheared triangle (crossing.glsl reads its edge functions).
-ProxRayTriangleHit prox_ray_triangle_watertight_sheared(ProxWatertightRay w, vec3 a, vec3 b,
-                                                        vec3 c, out ProxShearedTriangle s) {
-  s = prox_shear_triangle(w, a, b, c);
+/// C++'s detail::sheared_hit for float on a sheared triangle with its exact
+/// edges in place: the hit (or miss), or far (t_unreliable: h has the edge
+/// decision, u, v and side; the caller computes t from the exact coordinates).
+ProxRayTriangleHit prox_sheared_decide(ProxWatertightRay w, ProxShearedTriangle s, out bool far) {
   float U = s.U, V = s.V, W = s.W;
   vec3 A = s.A, B = s.B, C = s.C;
   ProxRayTriangleHit r = prox_ray_miss();
@@ -421,10 +411,8 @@ ProxRayTriangleHit prox_ray_triangle_watertight_sheared(ProxWatertightRay w, vec
   precise float cz = w.sz * C[w.kz];
   precise float tn = U * az + V * bz + W * cz;
   // The sheared t unreliable (C++'s t_unreliable, in both the float and the
-  // rescaled test): h has the edge decision, u, v and side; t comes from
-  // prox_far_corner_t, called from this one site. A t that is not finite (or,
-  // on the float path, an infinite caller t) is no hit, as in C++.
-  bool far = false;
+  // rescaled test): h has the edge decision, u, v and side; the caller computes t.
+  far = false;
   ProxRayTriangleHit h;
   if (!(abs(det) >= PROX_DET_LO && abs(det) <= PROX_DET_HI && abs(tn) <= PROX_DET_HI)) {
     h = prox_sheared_hit_rescaled(w, s, far);
@@ -449,13 +437,7 @@ ProxRayTriangleHit prox_ray_triangle_watertight_sheared(ProxWatertightRay w, vec
     h = ProxRayTriangleHit(true, 0.0, prox_plus_zero(prox_div(V, det)),
                            prox_plus_zero(prox_div(W, det)), det > 0.0);
   }
-  if (far) {
-    float t = prox_far_corner_t(w, a, b, c);
-    if (!prox_finite(t) || !(t >= w.t_min && t <= w.t_max)) return r;
-    h.t = prox_caller_t(w, t);
-    if (!prox_finite(h.t)) return r;
-    return h;
-  }
+  if (far) return h;
   precise float lo = w.t_min * det;
   precise float hi = w.t_max * det;
   if (det > 0.0) {
@@ -465,6 +447,49 @@ ProxRayTriangleHit prox_ray_triangle_watertight_sheared(ProxWatertightRay w, vec
   }
   float u = prox_plus_zero(prox_div(V, det)), v = prox_plus_zero(prox_div(W, det));
   return ProxRayTriangleHit(true, prox_caller_t(w, prox_div(tn, det)), u, v, det > 0.0);
+}
+
+/// Watertight test with precomputed ray data (inputs assumed finite); s: the
+/// sheared triangle with its exact edges (crossing.glsl reads its edge
+/// functions). Every exact determinant of the test comes from the one
+/// prox_xp_det3 call site below (a shader compiler inlines every call: one
+/// copy of the expansion code): k = 0, 1, 2 the edges shear_triangle
+/// recomputes exactly, then the decision, then k = 3, 4 far_corner_t's
+/// numerator and denominator when t is unreliable. A t that is not finite (or
+/// an infinite caller t) is no hit, as in C++.
+ProxRayTriangleHit prox_ray_triangle_watertight_sheared(ProxWatertightRay w, vec3 a, vec3 b,
+                                                        vec3 c, out ProxShearedTriangle s) {
+  s = prox_shear_triangle_rounded(w, a, b, c);
+  ProxRayTriangleHit h = prox_ray_miss();
+  double num = 0.0LF;
+  int jt = 0;
+  for (int k = 0; k < 5; ++k) {
+    if (k < 3 && (s.exact & (1u << uint(k))) == 0u) continue;
+    if (k == 3) {
+      bool far;
+      h = prox_sheared_decide(w, s, far);
+      if (!far) return h;
+    }
+    double r[18];
+    int e = k < 3 ? prox_exact_edge_rows(w, k, a, b, c, r)
+                  : prox_far_corner_rows(w, a, b, c, k - 3, r);
+    double d = prox_xp_det3(r);
+    if (k < 3) {
+      prox_shear_set_exact(s, k, -d, e);
+    } else if (k == 3) {
+      num = d;
+      jt = e;
+    } else {
+      precise double q = num / d;
+      precise double tq = q * prox_pow2_d(jt);
+      float t = prox_to_float(tq);
+      if (!prox_finite(t) || !(t >= w.t_min && t <= w.t_max)) return prox_ray_miss();
+      h.t = prox_caller_t(w, t);
+      if (!prox_finite(h.t)) return prox_ray_miss();
+      return h;
+    }
+  }
+  return h;
 }
 
 /// Watertight test with precomputed ray data (inputs assumed finite).
