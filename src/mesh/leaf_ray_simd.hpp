@@ -83,8 +83,12 @@ PROX_FORCE_INLINE simd::F8 surely_outside8(const simd::F8 (&sx)[3], const simd::
   const F8 e = add8(mul8(add8(mul8(set8(EdgeBound<float>::s), S), mul8(set8(EdgeBound<float>::n), N)), N),
                     set8(std::numeric_limits<float>::min()));
   const F8 ne = sub8(set8(0.0f), e);
-  const F8 pos = or8(or8(gt8(U, e), gt8(V, e)), gt8(W, e));
-  const F8 neg = or8(or8(lt8(U, ne), lt8(V, ne)), lt8(W, ne));
+  // The largest edge function above e and the smallest below -e. max8 / min8
+  // drop a NaN unless it is the last operand (then the compare fails): either
+  // way the lanes left rejected have two other edges of reliable opposite
+  // signs, which the kernel rejects whatever the NaN edge becomes.
+  const F8 pos = gt8(max8(max8(U, V), W), e);
+  const F8 neg = lt8(min8(min8(U, V), W), ne);
   return and8(pos, neg);
 }
 /// surely_outside8 on four lanes (128-bit registers).
@@ -104,10 +108,8 @@ PROX_FORCE_INLINE __m128 surely_outside4(const __m128 (&sx)[3], const __m128 (&s
                  N),
       _mm_set1_ps(std::numeric_limits<float>::min()));
   const __m128 ne = _mm_sub_ps(_mm_setzero_ps(), e);
-  const __m128 pos = _mm_or_ps(_mm_or_ps(_mm_cmpgt_ps(U, e), _mm_cmpgt_ps(V, e)),
-                               _mm_cmpgt_ps(W, e));
-  const __m128 neg = _mm_or_ps(_mm_or_ps(_mm_cmplt_ps(U, ne), _mm_cmplt_ps(V, ne)),
-                               _mm_cmplt_ps(W, ne));
+  const __m128 pos = _mm_cmpgt_ps(_mm_max_ps(_mm_max_ps(U, V), W), e);
+  const __m128 neg = _mm_cmplt_ps(_mm_min_ps(_mm_min_ps(U, V), W), ne);
   return _mm_and_ps(pos, neg);
 }
 
