@@ -80,8 +80,9 @@ PROX_FORCE_INLINE simd::F8 surely_outside8(const simd::F8 (&sx)[3], const simd::
                     max8(abs8(sx[2]), abs8(sy[2])));
   const F8 Z = max8(max8(abs8(az[0]), abs8(az[1])), abs8(az[2]));
   const F8 N = add8(S, add8(Z, Z));
-  const F8 e = add8(mul8(add8(mul8(set8(EdgeBound<float>::s), S), mul8(set8(EdgeBound<float>::n), N)), N),
-                    set8(std::numeric_limits<float>::min()));
+  const F8 e = add8(
+      mul8(add8(mul8(set8(EdgeBound<float>::s), S), mul8(set8(EdgeBound<float>::n), N)), N),
+      set8(std::numeric_limits<float>::min()));
   const F8 ne = sub8(set8(0.0f), e);
   // The largest edge function above e and the smallest below -e. max8 / min8
   // drop a NaN unless it is the last operand (then the compare fails): either

@@ -289,7 +289,8 @@ TEST(FarSlivers, RayKernelTOnFarSliversMatchesTheExactOracle) {
       EXPECT_TRUE(edges_ok) << "case " << i << " (float): edge signs " << sign(sf.U) << " "
                             << sign(sf.V) << " " << sign(sf.W) << ", exact " << ex[0] << " "
                             << ex[1] << " " << ex[2];
-      const bool mixed = (ex[0] < 0 || ex[1] < 0 || ex[2] < 0) && (ex[0] > 0 || ex[1] > 0 || ex[2] > 0);
+      const bool mixed =
+          (ex[0] < 0 || ex[1] < 0 || ex[2] < 0) && (ex[0] > 0 || ex[1] > 0 || ex[2] > 0);
       if (mixed) {  // the exact line hits, the rounded shear's exact line misses
         ++shear_band_f;
         continue;

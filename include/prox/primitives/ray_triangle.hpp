@@ -465,9 +465,9 @@ inline W edge_error_bound_all(W S, W Z) {
 ///   depths' rounding are a few u of that sum);
 /// - the edge functions' own rounding: each within e of its exact value
 ///   (e: ShearedTriangle::err, or edge_error_bound_all on the rescaled
-///   path; an edge recomputed exactly is within u |E| < e), the exact t* = (tn + sum_i dE_i z_i) / (det +
-///   sum_i dE_i) (the depths z_i = az, bz, cz held exact here: the first
-///   cause covers their rounding) gives
+///   path; an edge recomputed exactly is within u |E| < e), the exact
+///   t* = (tn + sum_i dE_i z_i) / (det + sum_i dE_i) (the depths z_i = az,
+///   bz, cz held exact here: the first cause covers their rounding) gives
 ///     t* - t = sum_i dE_i (z_i - t) / (det + sum_i dE_i),
 ///   so |t* - t| <= 2 e sum_i |z_i - t| / |det| whenever 6 e <= |det|.
 ///   That is ~ eps D S s / s^2 for a triangle of size s at distance D (t
