@@ -13,8 +13,8 @@
 // them: a ray crossing a closed mesh at an edge or vertex counts once, one
 // grazing it 0 or 2 times. A hit of this test is always a hit of the plain
 // test with the same t, u, v and side (C++ computes both through one
-// sheared_hit), so the plain test runs first and only its hits are sheared
-// again for the rule.
+// sheared_hit), so the plain test runs first and only its hits are checked
+// for the rule, on the plain test's sheared triangle.
 #ifndef PROX_CROSSING_GLSL
 #define PROX_CROSSING_GLSL
 #include "ray_triangle.glsl"
@@ -28,11 +28,11 @@ int prox_perturbed_sign(float wx, float wy) {
 
 /// Crossing test with precomputed ray data (inputs assumed finite).
 ProxRayTriangleHit prox_ray_triangle_crossing_pre(ProxWatertightRay w, vec3 a, vec3 b, vec3 c) {
-  ProxRayTriangleHit h = prox_ray_triangle_watertight_pre(w, a, b, c);
+  // detail::shear_triangle's edge functions: the plain test's own (one copy of
+  // the shear and its exact edges in the shader).
+  ProxShearedTriangle t;
+  ProxRayTriangleHit h = prox_ray_triangle_watertight_sheared(w, a, b, c, t);
   if (!h.hit) return h;
-  // detail::shear_triangle's edge functions (the plain test's, computed again
-  // by the same helper: the same bits).
-  ProxShearedTriangle t = prox_shear_triangle(w, a, b, c);
   if (t.U != 0.0 && t.V != 0.0 && t.W != 0.0) return h;
   precise float det = t.U + t.V + t.W;
   if (det == 0.0) return h;  // all three zero: the plain test's rare path decided

@@ -3,7 +3,7 @@
 // Floating-Point Arithmetic and Fast Robust Geometric Predicates", 1997):
 // Two-Sum, Two-Product, Scale-Expansion and Fast-Expansion-Sum with zero
 // elimination, for the kernels' rare far-corner paths (ray_triangle.glsl's
-// prox_far_corner_t, closest_point_triangle.glsl's far-corner answers).
+// exact edge functions and far-corner t, closest_point_triangle.glsl's far-corner answers).
 //
 // Every operation is a `precise` double add or multiply in the C++ order, so
 // the expansions (and their rounded sums) are the C++ ones bit for bit.

@@ -18,7 +18,8 @@
 // first half of the watertight test (shear, edge functions U, V, W) with the
 // same IEEE float operations in the same order as the scalar kernel, so each
 // lane's U, V, W are the scalar kernel's bits; a lane is dropped only where the
-// kernel would drop it (signs mixed, no edge exactly zero). Every other lane
+// kernel's exact edge decision drops it (an edge function above its rounding
+// bound and another below minus it: surely_outside8, leaf_ray_simd.hpp). Every other lane
 // runs the scalar kernel, whose answer is kept with the tie rule of
 // offer_hit (smaller t, then lower id). Each ray's answer is therefore the
 // minimum over every triangle the kernel hits, as for a single ray.
@@ -192,7 +193,6 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
   MeshRayHit<float> best[kPacketSize];
   const F8 o0 = load8(p.o[0]), o1 = load8(p.o[1]), o2 = load8(p.o[2]);
   const F8 vsx = load8(p.sx), vsy = load8(p.sy);
-  const F8 zero = set8(0.0f);
   const unsigned lanes = (1u << p.n) - 1u;
   PacketTest test{p};
   bvh::traverse(
@@ -201,21 +201,19 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
         for (std::uint32_t s = b; s < b + n; ++s) {
           const LeafPack<float>& pk = x.pack_of(s);
           const unsigned lane = FlatIndex<float>::lane_of(s);
-          F8 shx[3], shy[3];
+          F8 shx[3], shy[3], depth[3];
           for (int k = 0; k < 3; ++k) {
             const F8 ax = sub8(set8(pk.c[k][p.kx][lane]), o0);
             const F8 ay = sub8(set8(pk.c[k][p.ky][lane]), o1);
             const F8 az = sub8(set8(pk.c[k][p.kz][lane]), o2);
             shx[k] = sub8(ax, mul8(vsx, az));
             shy[k] = sub8(ay, mul8(vsy, az));
+            depth[k] = az;
           }
           const F8 U = sub8(mul8(shx[2], shy[1]), mul8(shy[2], shx[1]));
           const F8 V = sub8(mul8(shx[0], shy[2]), mul8(shy[0], shx[2]));
           const F8 W = sub8(mul8(shx[1], shy[0]), mul8(shy[1], shx[0]));
-          const F8 any_zero = or8(or8(eq8(U, zero), eq8(V, zero)), eq8(W, zero));
-          const F8 any_neg = or8(or8(lt8(U, zero), lt8(V, zero)), lt8(W, zero));
-          const F8 any_pos = or8(or8(gt8(U, zero), gt8(V, zero)), gt8(W, zero));
-          unsigned keep = ~movemask8(andnot8(any_zero, and8(any_neg, any_pos))) & lanes;
+          unsigned keep = ~movemask8(surely_outside8(shx, shy, depth, U, V, W)) & lanes;
           for (; keep != 0; keep &= keep - 1) {
             const int i = std::countr_zero(keep);
             const WatertightRay<float>& wr = p.wr[i];

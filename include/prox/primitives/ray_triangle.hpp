@@ -11,13 +11,15 @@
 // a parallel ray (determinant exactly 0) misses; culling is optional.
 // Watertight: edge functions in a ray-aligned sheared frame; an edge or vertex
 // shared by two triangles is hit by at least one of them, never neither.
-// Double: an edge function within its rounding error of zero is recomputed
-// exactly (floating-point expansions), so every edge's sign is the exact sign
-// for the ray's shear: a hit or miss is never decided by rounding, however far
-// the corners are from the origin. Float: edge functions that round to
-// exactly zero are recomputed in double, as the paper prescribes (the exact
-// recomputation in float needs the mesh engine's SIMD leaf filters and the
-// GLSL kernel to follow; it costs 20-30% of float ray time there today).
+// Float and double: an edge function within its rounding error of zero is
+// recomputed exactly (floating-point expansions in double), so every edge's
+// sign is the exact sign for the ray's shear: a hit or miss is never decided
+// by rounding, however far the corners are from the origin. (The paper
+// recomputes only exactly-zero edge functions, in double; that was float's
+// rule up to issue 9.) The mesh engine's SIMD leaf filters reject a triangle
+// only when an edge function is above and another below their error bound
+// (src/mesh/leaf_ray_simd.hpp), and the GLSL kernel follows operation for
+// operation (shaders/prox/ray_triangle.glsl).
 //
 // Degenerate triangles (no area) are never hit. Non-finite input: a miss.
 #pragma once
@@ -232,6 +234,14 @@ struct WatertightRay {
 
 namespace detail {
 
+/// The largest |sheared coordinate| (S of the edge error bounds below).
+template <class W>
+inline W sheared_extent(W ax, W ay, W bx, W by, W cx, W cy) {
+  using std::abs;
+  return std::max(std::max(std::max(abs(ax), abs(ay)), std::max(abs(bx), abs(by))),
+                  std::max(abs(cx), abs(cy)));
+}
+
 /// A triangle in the ray's sheared frame: the corners relative to the origin,
 /// their sheared x/y, and the edge functions U, V, W (weights of a, b, c, times
 /// det). Shared by the watertight test and the mesh engine's crossing test
@@ -242,6 +252,7 @@ struct ShearedTriangle {
   T ax, ay, bx, by, cx, cy;
   T U, V, W;
   unsigned exact = 0;  ///< bits 0, 1, 2: U, V, W recomputed exactly (double)
+  T err = T(0);        ///< edge_error_bound: each edge function's rounding error is below it
 
   /// True when the edge functions have mixed signs: the ray passes outside.
   bool outside() const {
@@ -282,11 +293,30 @@ template <class T>
   e = 2 * j;
   return -xp::det3(r);
 }
+/// The edge function, exactly, rounded to T, its sign kept: a nonzero value
+/// below T's smallest normal becomes the smallest normal of its sign (an
+/// exact 0 stays 0), since the test reads a 0 edge function as the ray on the
+/// edge, and a device that flushes subnormals (the GLSL twin) would read a
+/// subnormal one as 0 too. The change (below 2^-126 in float) is far below
+/// every other term: sheared_hit answers in T only when |det| >= 2^-80
+/// (2^-680 double), else sheared_hit_rescaled recomputes the exact edges.
+/// Float: exact too. The expansions run in double on the float inputs
+/// promoted (exact), scaled by the power of two 2^-j that brings the largest
+/// |coordinate| into [0.5, 1) (j <= 128): every scaled coordinate and every
+/// Two-Sum part is a multiple of 2^-277 (float's granularity 2^-149 times
+/// 2^-128), the shear's sx, sy multiples of 2^-149, so each product of det3
+/// and its Two-Product error term is a multiple of 2^-703, far above double's
+/// underflow (2^-1022), and below 1: nothing is rounded, m is the exact scaled
+/// determinant rounded once, and m 2^e is then rounded to float (a second
+/// rounding, which keeps the sign and the value to within a float ulp).
 template <class T>
 static T exact_edge(const WatertightRay<T>& wr, const Vec3<T>& p, const Vec3<T>& q) {
   int e = 0;
   const double m = exact_edge_scaled(wr, p, q, e);
-  return T(std::ldexp(m, e));
+  const T r = T(std::ldexp(m, e));
+  if (std::abs(r) < std::numeric_limits<T>::min() && m != 0.0) [[unlikely]]
+    return m > 0.0 ? std::numeric_limits<T>::min() : -std::numeric_limits<T>::min();
+  return r;
 }
 
 /// The bound on the rounding error of a sheared edge function, for the
@@ -315,6 +345,32 @@ inline T edge_error_bound_tight(const T& xq, const T& yq, const T& xp, const T& 
          std::numeric_limits<T>::min();
 }
 
+/// One bound on the rounding error of all three edge functions of a sheared
+/// triangle (T's rounding, evaluated in T), from the largest |sheared
+/// coordinate| S and the largest |corner - origin| along kz, Z. From
+/// edge_error_bound_tight: Mx = |P_kx| + |sx P_kz| <= (|x| + 2 |P_kz|)(1 + u)
+/// (|sx| <= 1), so Mx, My <= N (1 + u) with N = S + 2 Z; then cross <= 4 N S,
+/// prod <= 2 S^2 <= 2 N S, second <= 2 N^2, and the tight bound is at most
+///   8.06 eps N S + 5 eps^2 N^2 + the smallest normal;
+/// the constants 8.2 and 5.2 leave 1.7% for the (1 + u) factors and this
+/// evaluation's six roundings. Used three ways, all by the same operations:
+/// shear_triangle's screen (an edge function above it keeps its rounded
+/// value), t_unreliable's e, and the mesh engine's SIMD leaf filters (a lane
+/// is rejected when an edge function is above it and another below minus it:
+/// src/mesh/leaf_ray_simd.hpp; the GLSL kernel's twin too). An overflow gives
+/// inf: every edge then counts as near 0.
+template <class T>
+struct EdgeBound {
+  static constexpr T s = T(8.2) * std::numeric_limits<T>::epsilon();
+  static constexpr T n = T(5.2) * std::numeric_limits<T>::epsilon() *
+                         std::numeric_limits<T>::epsilon();
+};
+template <class T>
+inline T edge_error_bound(const T& S, const T& Z) {
+  const T N = S + (Z + Z);
+  return (EdgeBound<T>::s * S + EdgeBound<T>::n * N) * N + std::numeric_limits<T>::min();
+}
+
 template <class T>
 ShearedTriangle<T> shear_triangle(const WatertightRay<T>& wr, const Vec3<T>& a, const Vec3<T>& b,
                                   const Vec3<T>& c) {
@@ -334,33 +390,23 @@ ShearedTriangle<T> shear_triangle(const WatertightRay<T>& wr, const Vec3<T>& a, 
   s.U = s.cx * s.by - s.cy * s.bx;  // weight of a; edge b -> c
   s.V = s.ax * s.cy - s.ay * s.cx;  // weight of b; edge c -> a
   s.W = s.bx * s.ay - s.by * s.ax;  // weight of c; edge a -> b
-  if constexpr (std::is_same_v<T, float>) {
-    if (s.U == 0.0f || s.V == 0.0f || s.W == 0.0f) {  // recompute exactly-zero edges in double
-      s.U = float(double(s.cx) * double(s.by) - double(s.cy) * double(s.bx));
-      s.V = float(double(s.ax) * double(s.cy) - double(s.ay) * double(s.cx));
-      s.W = float(double(s.bx) * double(s.ay) - double(s.by) * double(s.ax));
-    }
-  } else if constexpr (ScalarTraits<T>::is_ieee) {
-    // Double: an edge function within its rounding error of 0 (the ray passes that
-    // close to the edge's line, or the edge's ends are far from the origin
-    // compared with the ray's distance to the line) is recomputed exactly, so
-    // that every edge's sign is the exact sign for the ray's shear: no hit or
-    // miss is decided by rounding, however far the corners are, and a shared
-    // edge still decides the same way for both of its triangles (an edge
-    // function farther from 0 than its error bound has the exact sign).
-    // Rare: rays within a few ulps of an edge's line.
+  if constexpr (ScalarTraits<T>::is_ieee) {
+    // Float and double: an edge function within its rounding error of 0 (the
+    // ray passes that close to the edge's line, or the edge's ends are far
+    // from the origin compared with the ray's distance to the line) is
+    // recomputed exactly, so that every edge's sign is the exact sign for the
+    // ray's shear: no hit or miss is decided by rounding, however far the
+    // corners are, and a shared edge still decides the same way for both of
+    // its triangles (an edge function farther from 0 than its error bound has
+    // the exact sign). Rare: rays within a few ulps of an edge's line. (Float
+    // recomputed only exactly-zero edge functions, in double, up to issue 9.)
     using std::abs;
-    // Screen first (most triangles a ray meets are far from its line):
-    // every edge function's error bound is below 36 eps n^2 (n: the largest
-    // |corner - origin| coordinate; |sx|, |sy| <= 1 since kz is the dominant
-    // axis, so Mx, My <= 2 n (1 + u), and edge_error_bound_tight <= 4.03 eps
-    // (Mx_q My_p + My_q Mx_p) <= 32.3 eps n^2).
-    T n = abs(s.A[0]);
-    for (const Vec3<T>* v : {&s.A, &s.B, &s.C})
-      for (int i = 0; i < 3; ++i) n = std::max(n, abs((*v)[i]));
-    const T quick = T(36 * std::numeric_limits<T>::epsilon()) * (n * n) +
-                    std::numeric_limits<T>::min();
-    if (std::min({abs(s.U), abs(s.V), abs(s.W)}) > quick) [[likely]]
+    // Screen first (most triangles a ray meets are far from its line): one
+    // bound for the three edge functions (edge_error_bound), kept for
+    // sheared_hit's t_unreliable.
+    const T Z = std::max(std::max(abs(s.A[wr.kz]), abs(s.B[wr.kz])), abs(s.C[wr.kz]));
+    s.err = edge_error_bound(sheared_extent(s.ax, s.ay, s.bx, s.by, s.cx, s.cy), Z);
+    if (abs(s.U) > s.err && abs(s.V) > s.err && abs(s.W) > s.err) [[likely]]  // NaN: below
       return s;
     const T mxa = abs(s.A[wr.kx]) + abs(pxa), mya = abs(s.A[wr.ky]) + abs(pya);
     const T mxb = abs(s.B[wr.kx]) + abs(pxb), myb = abs(s.B[wr.ky]) + abs(pyb);
@@ -418,9 +464,10 @@ inline W edge_error_bound_all(W S, W Z) {
 /// - tn cancelled: |tn| < ratio (|U az| + |V bz| + |W cz|) (the sum's and the
 ///   depths' rounding are a few u of that sum);
 /// - the edge functions' own rounding: each within e of its exact value
-///   (edge_error_bound_all), the exact t* = (tn + sum_i dE_i z_i) / (det +
-///   sum_i dE_i) (the depths z_i = az, bz, cz held exact here: the first
-///   cause covers their rounding) gives
+///   (e: ShearedTriangle::err, or edge_error_bound_all on the rescaled
+///   path; an edge recomputed exactly is within u |E| < e), the exact
+///   t* = (tn + sum_i dE_i z_i) / (det + sum_i dE_i) (the depths z_i = az,
+///   bz, cz held exact here: the first cause covers their rounding) gives
 ///     t* - t = sum_i dE_i (z_i - t) / (det + sum_i dE_i),
 ///   so |t* - t| <= 2 e sum_i |z_i - t| / |det| whenever 6 e <= |det|.
 ///   That is ~ eps D S s / s^2 for a triangle of size s at distance D (t
@@ -429,43 +476,29 @@ inline W edge_error_bound_all(W S, W Z) {
 ///   finding fuzz/findings/read_mesh_ray_count_4.stl: corners 1.7e29 away,
 ///   the plane crossed at t = -20, the sheared t 6.6e8 from edge functions
 ///   accurate to 1.4e-5 while tn did not cancel to below 2^-17 of its terms).
-/// S: the largest |sheared coordinate|. NaN or infinite bounds count as
-/// unreliable. The second cause is tested for double only (see below): about
-/// 56 instructions per double candidate hit (callgrind); float's count is
-/// unchanged (S is not computed there once inlined).
+/// NaN or infinite bounds count as unreliable. Float tests the second cause
+/// too since issue 9 (its edges are exact); with e computed once by
+/// shear_triangle it costs a division and about 12 instructions per
+/// candidate hit.
 template <class T, class W>
-inline bool t_unreliable(W S, W U, W V, W Wt, W az, W bz, W cz, W tn, W det) {
+inline bool t_unreliable(W e, W U, W V, W Wt, W az, W bz, W cz, W tn, W det) {
   using std::abs;
   constexpr W r = W(FarCorners<T>::ratio);
   if (abs(tn) < r * (abs(U * az) + abs(V * bz) + abs(Wt * cz))) return true;
-  // Double only: its edge decisions are exact (shear_triangle), so the exact t
-  // is that of a point inside the triangle, as the BVH's box culling assumes.
-  // A float edge function within its rounding of 0 is not exact, and the
-  // exact plane crossing of such a ray can lie outside the triangle's box (a
-  // ray through a vertex of a steep triangle: 12 float ulps before the vertex
-  // the sheared test reports), which would make MeshIndex and BruteForce
-  // disagree; float keeps the cancellation test alone until its edges are exact.
-  if constexpr (!std::is_same_v<T, double>) {
-    (void)S, (void)det;
-    return false;
-  } else {
-    const W e = edge_error_bound_all<T>(S, std::max(abs(az), std::max(abs(bz), abs(cz))));
-    if (!(W(6) * e <= abs(det))) return true;
-    const W t = tn / det;
-    const W spread = abs(az - t) + abs(bz - t) + abs(cz - t);
-    // |t* - t| <= 2 e spread / |det| <= tau |t|, as 2 e spread <= tau |t| |det| = tau |tn|
-    // (each side scales as size^3: a double answer still scales exactly by 2^k).
-    constexpr W tau = W(2 * std::numeric_limits<T>::epsilon()) / r;  // 4 u / ratio
-    return !(W(2) * e * spread <= tau * abs(tn));
-  }
-}
-
-/// The largest |sheared coordinate| (t_unreliable's S).
-template <class W>
-inline W sheared_extent(W ax, W ay, W bx, W by, W cx, W cy) {
-  using std::abs;
-  return std::max(std::max(std::max(abs(ax), abs(ay)), std::max(abs(bx), abs(by))),
-                  std::max(abs(cx), abs(cy)));
+  // Its edge decisions are exact (shear_triangle), so the exact t is that of a
+  // point inside the triangle, as the BVH's box culling assumes. (Float kept
+  // the cancellation test alone until issue 9 made its edges exact: a float
+  // edge function within its rounding of 0 was not exact, and the exact plane
+  // crossing of such a ray could lie outside the triangle's box, e.g. a ray
+  // through a vertex of a steep triangle, 12 float ulps before the vertex the
+  // sheared test reported, which made MeshIndex and BruteForce disagree.)
+  if (!(W(6) * e <= abs(det))) return true;
+  const W t = tn / det;
+  const W spread = abs(az - t) + abs(bz - t) + abs(cz - t);
+  // |t* - t| <= 2 e spread / |det| <= tau |t|, as 2 e spread <= tau |t| |det| = tau |tn|
+  // (each side scales as size^3: a double answer still scales exactly by 2^k).
+  constexpr W tau = W(2 * std::numeric_limits<T>::epsilon()) / r;  // 4 u / ratio
+  return !(W(2) * e * spread <= tau * abs(tn));
 }
 
 /// The rare path of a hit whose t cancelled: the corners far from the ray's
@@ -525,23 +558,17 @@ RayTriangleHit<T> sheared_hit_rescaled(const WatertightRay<T>& wr, const Sheared
     std::frexp(m, &j);
     for (W& x : v) x = std::ldexp(x, -j);
   }
-  // Double: the edge functions with the signs of every other path (exact, or
-  // farther from 0 than their rounding error), so shared edges stay watertight.
-  // Float (no exact edges yet: see shear_triangle): from the float sheared
-  // coordinates, whose products are exact in double.
+  // The edge functions with the signs of every other path (exact, or farther
+  // from 0 than their rounding error), so shared edges stay watertight: the
+  // edges shear_triangle recomputed exactly, again exactly (scaled, in
+  // double); the others from the scaled coordinates (float: the float sheared
+  // coordinates, whose products are exact in double; double: the same bits,
+  // times 2^-2j, as an unscaled triangle's, since double answers scale exactly).
   auto edge = [&](const Vec3<T>& p, const Vec3<T>& q, W rounded, unsigned bit) {
-    if constexpr (std::is_same_v<T, float>) {
-      (void)p, (void)q, (void)bit;
-      return rounded;
-    } else {
-      // The edges shear_triangle recomputed exactly, again exactly (scaled);
-      // the others from the scaled coordinates: the same bits, times 2^-2j,
-      // as an unscaled triangle's (double answers scale exactly).
-      if (!(s.exact & bit)) return rounded;
-      int e = 0;
-      const double m = exact_edge_scaled(wr, p, q, e);
-      return W(std::ldexp(m, e - 2 * j));
-    }
+    if (!(s.exact & bit)) return rounded;
+    int e = 0;
+    const double m = exact_edge_scaled(wr, p, q, e);
+    return W(std::ldexp(m, e - 2 * j));
   };
   const W U = edge(b, c, v[4] * v[3] - v[5] * v[2], 1u);
   const W V = edge(c, a, v[0] * v[5] - v[1] * v[4], 2u);
@@ -554,8 +581,10 @@ RayTriangleHit<T> sheared_hit_rescaled(const WatertightRay<T>& wr, const Sheared
   W t = tn / det;
   if constexpr (std::is_same_v<T, double>) t = std::ldexp(t, j);
   T tt = T(t);
-  if (t_unreliable<T>(sheared_extent(v[0], v[1], v[2], v[3], v[4], v[5]), U, V, Wt, v[6], v[7],
-                      v[8], tn, det))
+  const W e = edge_error_bound_all<T>(sheared_extent(v[0], v[1], v[2], v[3], v[4], v[5]),
+                                      std::max(std::abs(v[6]), std::max(std::abs(v[7]),
+                                                                        std::abs(v[8]))));
+  if (t_unreliable<T>(e, U, V, Wt, v[6], v[7], v[8], tn, det))
     tt = far_corner_t(wr, a, b, c);
   if (!std::isfinite(tt) || !(tt >= wr.ray.t_min && tt <= wr.ray.t_max)) return r;
   r.hit = true;
@@ -595,8 +624,7 @@ RayTriangleHit<T> sheared_hit(const WatertightRay<T>& wr, const ShearedTriangle<
     // corners are far from the origin compared with the plane's distance
     // along the ray, or with the triangle's width: t_unreliable): t from the
     // exact coordinates.
-    if (t_unreliable<T>(sheared_extent(s.ax, s.ay, s.bx, s.by, s.cx, s.cy), s.U, s.V, s.W, az,
-                        bz, cz, tn, det)) {
+    if (t_unreliable<T>(s.err, s.U, s.V, s.W, az, bz, cz, tn, det)) {
       const T t = far_corner_t(wr, a, b, c);
       if (!(t >= wr.ray.t_min && t <= wr.ray.t_max)) return r;
       r.hit = true;
