@@ -7,7 +7,8 @@
 // of the caller's direction, never normalised), u, v (weights of b and c),
 // front_face (dot(direction, (b-a)x(c-a)) < 0). A hit needs t in [t_min, t_max].
 // Möller–Trumbore: no determinant epsilon; a parallel ray (det == 0) misses;
-// culling PROX_CULL_NONE / _BACK_FACES / _FRONT_FACES.
+// culling PROX_CULL_NONE / _BACK_FACES / _FRONT_FACES; edges, direction or
+// origin offset outside C++'s float range (2^+-32): the test in double, as C++.
 // Watertight: edge functions in the ray's sheared frame; one within its
 // rounding error of 0 is recomputed exactly (expansions in double, C++'s
 // detail::exact_edge), so every edge's sign is the exact one for the ray's
@@ -45,6 +46,47 @@ bool prox_ray_inputs_finite(vec3 o, vec3 d, float t_min, float t_max, vec3 a, ve
          prox_finite3(c) && !prox_isnan(t_min) && !prox_isnan(t_max);
 }
 
+float prox_max_abs3(vec3 v) { return max(abs(v.x), max(abs(v.y), abs(v.z))); }
+
+/// C++'s detail::moller_trumbore_rescaled for float: the test in double on the
+/// offsets from a (every float input is in double's range), rounded; a t that
+/// is not a finite float is no hit.
+ProxRayTriangleHit prox_moller_trumbore_in_double(vec3 origin, vec3 direction, float t_min,
+                                                  float t_max, vec3 a, vec3 b, vec3 c,
+                                                  uint cull) {
+  ProxRayTriangleHit r = prox_ray_miss();
+  dvec3 d = dvec3(direction);
+  precise dvec3 e1 = dvec3(b) - dvec3(a);
+  precise dvec3 e2 = dvec3(c) - dvec3(a);
+  precise dvec3 tv = dvec3(origin) - dvec3(a);
+  dvec3 pv = prox_cross_d(d, e2);
+  double det = prox_dot_d(e1, pv);
+  if (det == 0.0LF) return r;
+  bool front = det > 0.0LF;
+  if ((cull == PROX_CULL_BACK_FACES && !front) || (cull == PROX_CULL_FRONT_FACES && front))
+    return r;
+  if (!front) {
+    tv = -tv;
+    det = -det;
+  }
+  double u = prox_dot_d(tv, pv);
+  if (u < 0.0LF || u > det) return r;
+  dvec3 qv = prox_cross_d(tv, e1);
+  double v = prox_dot_d(d, qv);
+  precise double uv = u + v;
+  if (v < 0.0LF || uv > det) return r;
+  double t = prox_dot_d(e2, qv);
+  precise double lo = double(t_min) * det;
+  precise double hi = double(t_max) * det;
+  if (t < lo || t > hi) return r;
+  precise double tq = t / det;
+  precise double uq = u / det;
+  precise double vq = v / det;
+  float tt = prox_to_float(tq);
+  if (!prox_finite(tt)) return r;
+  return ProxRayTriangleHit(true, tt, prox_to_float(uq), prox_to_float(vq), front);
+}
+
 ProxRayTriangleHit prox_ray_triangle_moller_trumbore(vec3 origin, vec3 direction, float t_min,
                                                      float t_max, vec3 a, vec3 b, vec3 c,
                                                      uint cull) {
@@ -52,13 +94,21 @@ ProxRayTriangleHit prox_ray_triangle_moller_trumbore(vec3 origin, vec3 direction
   if (!prox_ray_inputs_finite(origin, direction, t_min, t_max, a, b, c)) return r;
   precise vec3 e1 = b - a;
   precise vec3 e2 = c - a;
+  precise vec3 tv = origin - a;
+  // C++'s range test: edges and direction in [2^-32, 2^32], the origin's
+  // offset below 2^32; elsewhere the test in double.
+  const float hi_r = 4294967296.0;          // 2^32
+  const float lo_r = 1.0 / 4294967296.0;    // 2^-32
+  float me = max(prox_max_abs3(e1), prox_max_abs3(e2));
+  float md = prox_max_abs3(direction);
+  if (!(me >= lo_r && me <= hi_r && md >= lo_r && md <= hi_r && prox_max_abs3(tv) <= hi_r))
+    return prox_moller_trumbore_in_double(origin, direction, t_min, t_max, a, b, c, cull);
   vec3 pv = prox_cross(direction, e2);
   float det = prox_dot(e1, pv);
   if (det == 0.0) return r;
   bool front = det > 0.0;
   if ((cull == PROX_CULL_BACK_FACES && !front) || (cull == PROX_CULL_FRONT_FACES && front))
     return r;
-  precise vec3 tv = origin - a;
   if (!front) {
     tv = -tv;
     det = -det;

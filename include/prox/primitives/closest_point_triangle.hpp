@@ -596,6 +596,94 @@ ClosestPointTriangleResult<T> closest_point_triangle_tagged(const Vec3<T>& p, co
   return ericson_regions<T, Tag>(p, corners, ab, ac, ap);
 }
 
+/// The reference kernels (Eberly's regions, seed 003's projection) square
+/// and cube their inputs like Ericson's (det = |n|^2 ~ m^4, the weights
+/// ~ m^3 |p - a|, m the edges' size), so they answer in T's own arithmetic
+/// only where m is in KernelScale's range and |p - a| below 2^ap_exp; there
+/// every product stays finite and normal. Elsewhere reference_rescaled.
+template <class T> struct ReferenceScale {
+  static constexpr int ap_exp = 0;
+};
+template <> struct ReferenceScale<double> {
+  static constexpr int ap_exp = 400;
+};
+template <> struct ReferenceScale<float> {
+  static constexpr int ap_exp = 60;
+};
+
+template <class T>
+bool reference_in_range(const Vec3<T>& ab, const Vec3<T>& ac, const Vec3<T>& ap) {
+  if constexpr (!ScalarTraits<T>::is_ieee) {
+    return true;
+  } else {
+    using std::abs;
+    T m = T(0), r = T(0);
+    for (int i = 0; i < 3; ++i) {
+      m = std::max(m, std::max(abs(ab[i]), abs(ac[i])));
+      r = std::max(r, abs(ap[i]));
+    }
+    return m >= std::ldexp(T(1), KernelScale<T>::min_exp) &&
+           m <= std::ldexp(T(1), KernelScale<T>::max_exp) &&
+           r <= std::ldexp(T(1), ReferenceScale<T>::ap_exp);
+  }
+}
+
+/// A reference kernel's answer outside reference_in_range (rare). Float: the
+/// same kernel in double (every float input is in its range), rounded.
+/// Double: p, b, c taken relative to a (the kernels' own first roundings)
+/// and scaled by 2^k (exact) so that the edges are below 1 and |p - a| below
+/// 2^ap_exp, the answer scaled back; a corner feature answers the corner
+/// itself. (Only a triangle 2^-ap_exp times smaller than its distance from p
+/// keeps edges below 1/2 there, where it is a point at T's precision.) p - a
+/// not finite: the nearest of the edges, as Ericson's kernel answers it.
+/// `kernel(p, a, b, c)` is generic over the scalar type.
+template <class T, class Kernel>
+[[gnu::noinline]] ClosestPointTriangleResult<T> reference_rescaled(const Vec3<T>& p,
+                                                                   const Vec3<T>& a,
+                                                                   const Vec3<T>& b,
+                                                                   const Vec3<T>& c,
+                                                                   Kernel kernel) {
+  if constexpr (std::is_same_v<T, float>) {
+    const ClosestPointTriangleResult<double> w =
+        kernel(p.template cast<double>(), a.template cast<double>(), b.template cast<double>(),
+               c.template cast<double>());
+    ClosestPointTriangleResult<float> r;
+    r.point = w.point.template cast<float>();
+    r.sq_distance = prox::to_float(w.sq_distance);
+    r.bary = w.bary.template cast<float>();
+    r.feature = w.feature;
+    return r;
+  } else {
+    using std::abs;
+    const Vec3<T> corners[3] = {a, b, c};
+    const Vec3<T> ab = b - a, ac = c - a, ap = p - a;
+    if (!all_finite(ap) || !all_finite(ab) || !all_finite(ac))
+      return closest_on_edges<T, void>(p, corners);
+    T m = T(0), r = T(0);
+    for (int i = 0; i < 3; ++i) {
+      m = std::max(m, std::max(abs(ab[i]), abs(ac[i])));
+      r = std::max(r, abs(ap[i]));
+    }
+    m = std::max(m, std::ldexp(r, -ReferenceScale<T>::ap_exp));
+    if (!(m > T(0))) return closest_on_edges<T, void>(p, corners);  // p = a = b = c
+    int e = 0;
+    std::frexp(m, &e);
+    auto scale = [](const Vec3<T>& v, int s) {
+      return Vec3<T>{std::ldexp(v[0], s), std::ldexp(v[1], s), std::ldexp(v[2], s)};
+    };
+    ClosestPointTriangleResult<T> res =
+        kernel(scale(ap, -e), Vec3<T>::zero(), scale(ab, -e), scale(ac, -e));
+    switch (res.feature) {
+      case Feature::v0: res.point = a; break;
+      case Feature::v1: res.point = b; break;
+      case Feature::v2: res.point = c; break;
+      default: res.point = a + scale(res.point, e); break;
+    }
+    res.sq_distance = std::ldexp(res.sq_distance, 2 * e);
+    return res;
+  }
+}
+
 }  // namespace detail
 
 /// Closest point on the solid triangle (a, b, c) to p (Ericson's Voronoi regions).

@@ -30,6 +30,12 @@
 // nearest of its three edges), never NaN. In floating point a sliver can round
 // ac - b^2 to zero or below; it takes the same edge path (its width is within
 // rounding of zero). Non-finite input: a miss, every output NaN.
+//
+// Scale: det ~ m^4 and s, t ~ m^3 |p - a| (m: the edges' size) overflow or
+// underflow in T's own arithmetic for edges beyond 2^+-16 (float; double
+// 2^+-200) or p farther than 2^60 (2^400) from a; there the kernel runs in
+// double (float) or on inputs scaled by a power of two (double), as
+// closest_point_triangle does (detail::reference_rescaled).
 #pragma once
 
 #include "prox/primitives/closest_point_triangle.hpp"
@@ -57,11 +63,12 @@ T eberly_clamp(const T& b, const T& a) {
 
 }  // namespace detail
 
-/// Closest point on the solid triangle (a, b, c) to p (Eberly's parametric regions).
+namespace detail {
+
+/// Eberly's regions on finite input in T's range (reference_in_range).
 template <class T>
-ClosestPointTriangleResult<T> closest_point_triangle_eberly(const Vec3<T>& p, const Vec3<T>& a,
-                                                            const Vec3<T>& b, const Vec3<T>& c) {
-  if (!detail::all_finite(p, a, b, c)) return detail::triangle_miss<T>();
+ClosestPointTriangleResult<T> eberly_regions(const Vec3<T>& p, const Vec3<T>& a,
+                                             const Vec3<T>& b, const Vec3<T>& c) {
   const Vec3<T> corners[3] = {a, b, c};
   const Vec3<T> e0 = b - a;
   const Vec3<T> e1 = c - a;
@@ -146,6 +153,24 @@ ClosestPointTriangleResult<T> closest_point_triangle_eberly(const Vec3<T>& p, co
     return detail::on_edge(p, corners, 1, 2, t);
   }
   return detail::eberly_result(p, corners, s, t);
+}
+
+}  // namespace detail
+
+/// Closest point on the solid triangle (a, b, c) to p (Eberly's parametric regions).
+template <class T>
+ClosestPointTriangleResult<T> closest_point_triangle_eberly(const Vec3<T>& p, const Vec3<T>& a,
+                                                            const Vec3<T>& b, const Vec3<T>& c) {
+  if (!detail::all_finite(p, a, b, c)) return detail::triangle_miss<T>();
+  if constexpr (ScalarTraits<T>::is_ieee) {
+    if (!detail::reference_in_range(b - a, c - a, p - a)) {
+      return detail::reference_rescaled(p, a, b, c, [](const auto& q, const auto& qa,
+                                                       const auto& qb, const auto& qc) {
+        return detail::eberly_regions(q, qa, qb, qc);
+      });
+    }
+  }
+  return detail::eberly_regions(p, a, b, c);
 }
 
 }  // namespace prox

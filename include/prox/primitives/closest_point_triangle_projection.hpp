@@ -18,19 +18,20 @@
 // Degenerate triangles (n . n == 0 exactly): the nearest of the three edges,
 // i.e. the segment or point the triangle collapses to; never NaN. Non-finite
 // input: a miss, every output NaN. Exact for exact scalar types.
+// Scale: as Eberly's kernel (edges beyond 2^+-16 float, 2^+-200 double, or p
+// farther than 2^60 / 2^400 from a: detail::reference_rescaled).
 #pragma once
 
 #include "prox/primitives/closest_point_triangle.hpp"
 
 namespace prox {
 
-/// Closest point on the solid triangle (a, b, c) to p: projection, else nearest edge (seed 003).
+namespace detail {
+
+/// Seed 003's method on finite input in T's range (reference_in_range).
 template <class T>
-ClosestPointTriangleResult<T> closest_point_triangle_projection(const Vec3<T>& p,
-                                                                const Vec3<T>& a,
-                                                                const Vec3<T>& b,
-                                                                const Vec3<T>& c) {
-  if (!detail::all_finite(p, a, b, c)) return detail::triangle_miss<T>();
+ClosestPointTriangleResult<T> projection_then_edges(const Vec3<T>& p, const Vec3<T>& a,
+                                                    const Vec3<T>& b, const Vec3<T>& c) {
   const Vec3<T> corners[3] = {a, b, c};
   const Vec3<T> n = cross(b - a, c - a);
   const T nn = dot(n, n);
@@ -50,6 +51,26 @@ ClosestPointTriangleResult<T> closest_point_triangle_projection(const Vec3<T>& p
   r.feature = Feature::face;
   r.sq_distance = squared_distance(p, r.point);
   return r;
+}
+
+}  // namespace detail
+
+/// Closest point on the solid triangle (a, b, c) to p: projection, else nearest edge (seed 003).
+template <class T>
+ClosestPointTriangleResult<T> closest_point_triangle_projection(const Vec3<T>& p,
+                                                                const Vec3<T>& a,
+                                                                const Vec3<T>& b,
+                                                                const Vec3<T>& c) {
+  if (!detail::all_finite(p, a, b, c)) return detail::triangle_miss<T>();
+  if constexpr (ScalarTraits<T>::is_ieee) {
+    if (!detail::reference_in_range(b - a, c - a, p - a)) {
+      return detail::reference_rescaled(p, a, b, c, [](const auto& q, const auto& qa,
+                                                       const auto& qb, const auto& qc) {
+        return detail::projection_then_edges(q, qa, qb, qc);
+      });
+    }
+  }
+  return detail::projection_then_edges(p, a, b, c);
 }
 
 }  // namespace prox

@@ -7,7 +7,7 @@
 // n = (b - a) x (c - a) points to, i.e. dot(direction, n) < 0).
 // A hit needs t in [ray.t_min, ray.t_max].
 //
-// Möller–Trumbore (seed 002, without its absolute determinant epsilon of 0.0001):
+// Möller–Trumbore (seed 002; ray_triangle_moller_trumbore.hpp, included here):
 // a parallel ray (determinant exactly 0) misses; culling is optional.
 // Watertight: edge functions in a ray-aligned sheared frame; an edge or vertex
 // shared by two triangles is hit by at least one of them, never neither.
@@ -33,72 +33,10 @@
 
 #include "prox/core/ray.hpp"
 #include "prox/primitives/expansion.hpp"
+#include "prox/primitives/ray_triangle_hit.hpp"
+#include "prox/primitives/ray_triangle_moller_trumbore.hpp"
 
 namespace prox {
-
-template <class T>
-struct RayTriangleHit {
-  bool hit = false;
-  T t = ScalarTraits<T>::infinity();  ///< ray parameter of the hit (inf on a miss)
-  T u = T(0);                          ///< weight of b
-  T v = T(0);                          ///< weight of c
-  bool front_face = false;             ///< dot(direction, (b-a)x(c-a)) < 0
-};
-
-enum class Culling : unsigned char {
-  none,        ///< hit both sides
-  back_faces,  ///< only front faces (dot(direction, n) < 0) are hit
-  front_faces, ///< only back faces are hit
-};
-
-namespace detail {
-template <class T>
-bool ray_inputs_finite(const Ray<T>& ray, const Vec3<T>& a, const Vec3<T>& b, const Vec3<T>& c) {
-  if constexpr (ScalarTraits<T>::is_ieee) {
-    return all_finite(ray.origin) && all_finite(ray.direction) && all_finite(a) &&
-           all_finite(b) && all_finite(c) && !std::isnan(ray.t_min) && !std::isnan(ray.t_max);
-  } else {
-    return true;
-  }
-}
-}  // namespace detail
-
-/// Möller–Trumbore ray/triangle test (both-sided unless `cull` says otherwise).
-template <class T>
-RayTriangleHit<T> ray_triangle_moller_trumbore(const Ray<T>& ray, const Vec3<T>& a,
-                                               const Vec3<T>& b, const Vec3<T>& c,
-                                               Culling cull = Culling::none) {
-  RayTriangleHit<T> r;
-  if (!detail::ray_inputs_finite(ray, a, b, c)) return r;
-  const Vec3<T> e1 = b - a;
-  const Vec3<T> e2 = c - a;
-  const Vec3<T> pv = cross(ray.direction, e2);
-  T det = dot(e1, pv);  // = -dot(direction, n): positive for a front face
-  if (det == T(0)) return r;
-  const bool front = det > T(0);
-  if ((cull == Culling::back_faces && !front) || (cull == Culling::front_faces && front)) return r;
-  Vec3<T> tv = ray.origin - a;
-  if (!front) {  // work with a positive determinant, as the seed does
-    tv = -tv;
-    det = -det;
-  }
-  const T u = dot(tv, pv);
-  if (u < T(0) || u > det) return r;
-  const Vec3<T> qv = cross(tv, e1);
-  const T v = dot(ray.direction, qv);
-  if (v < T(0) || u + v > det) return r;
-  // With tv and det both negated for a back face, qv is negated too, so
-  // dot(e2, qv) / det is already the t of the unflipped formula: no sign fix.
-  const T t = dot(e2, qv);
-  // t / det in [t_min, t_max], tested before dividing (det > 0).
-  if (t < ray.t_min * det || t > ray.t_max * det) return r;
-  r.hit = true;
-  r.t = t / det;
-  r.u = u / det;
-  r.v = v / det;
-  r.front_face = front;
-  return r;
-}
 
 /// The ray with its direction scaled by a power of two 2^-exp so that its
 /// largest component is in [0.5, 1), and its t range converted (t' = t 2^exp),
@@ -108,28 +46,6 @@ RayTriangleHit<T> ray_triangle_moller_trumbore(const Ray<T>& ray, const Vec3<T>&
 /// direction of 1e-300 or 1e300 no longer overflows the watertight test's
 /// 1/d_z or the box tests. A hit at t' is at t = to_t(t'); a hit whose t would
 /// overflow T is no hit (t_max clipped). Exact types: unchanged, exp 0.
-namespace detail {
-/// 2^e as a T (float, double) when it is a normal number, else 0: built from
-/// its bits, so the hot paths multiply (exact) instead of calling ldexp.
-template <class T>
-inline T pow2_or_zero(int e) {
-  if constexpr (std::is_same_v<T, double>) {
-    if (e < -1022 || e > 1023) return 0.0;
-    return std::bit_cast<double>(std::uint64_t(e + 1023) << 52);
-  } else {
-    if (e < -126 || e > 127) return 0.0f;
-    return std::bit_cast<float>(std::uint32_t(e + 127) << 23);
-  }
-}
-/// x 2^e, exactly as std::ldexp rounds it (a multiplication by a power of two
-/// when 2^e is normal; ldexp otherwise).
-template <class T>
-inline T times_pow2(T x, int e) {
-  const T f = pow2_or_zero<T>(e);
-  return f != T(0) ? x * f : std::ldexp(x, e);
-}
-}  // namespace detail
-
 template <class T>
 struct NormalizedRay {
   Ray<T> ray;
