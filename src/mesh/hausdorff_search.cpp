@@ -30,7 +30,9 @@ std::size_t OneSided<T>::eval_points(const std::vector<V>& pts, std::vector<Poin
                         return guess[x] > guess[y] || (guess[x] == guess[y] && x < y);
                       });
     std::vector<PointHit> first(top);
-    batch_for_each(top, batch_, [&](std::size_t j) { first[j] = eval_point(pts[order[j]]); });
+    batch_for_each(top, batch_, [&](std::size_t j) {
+      first[j] = eval_point(pts[order[j]], out[order[j]].guess);
+    });
     for (std::size_t j = 0; j < top; ++j) {
       out[order[j]] = first[j];
       guess[order[j]] = -1;  // done
@@ -40,7 +42,9 @@ std::size_t OneSided<T>::eval_points(const std::vector<V>& pts, std::vector<Poin
   std::vector<std::size_t> exact;
   for (std::size_t i = 0; i < pts.size(); ++i)
     if (guess[i] > floor) exact.push_back(i);
-  batch_for_each(exact.size(), batch_, [&](std::size_t j) { out[exact[j]] = eval_point(pts[exact[j]]); });
+  batch_for_each(exact.size(), batch_, [&](std::size_t j) {
+    out[exact[j]] = eval_point(pts[exact[j]], out[exact[j]].guess);
+  });
   return exact.size() + top;
 }
 
