@@ -272,7 +272,7 @@ PROX_FORCE_INLINE double OneSided<T>::bound_item_float(Item& it, double threshol
   };
   // Up to four triangles by id, gathered into a pack.
   auto offer_ids = [&](const std::int32_t* ids, std::uint32_t n) PROX_LAMBDA_INLINE {
-    offer(gather4(fcorners_.data(), ids, n), ids, n);
+    offer(gather4(fpacks_.data(), slot_of_.data(), ids, n), ids, n);
   };
   auto settled = [&]() PROX_LAMBDA_INLINE { return best_f <= fstop; };
   auto offer_pack = [&](std::uint32_t q) PROX_LAMBDA_INLINE {
@@ -342,7 +342,7 @@ PROX_FORCE_INLINE double OneSided<T>::bound_item_float(Item& it, double threshol
   {
     // One call: the triangle in every lane, the three corners in lanes 0, 1, 2.
     const std::int32_t ids[1] = {best};
-    const Tri4 tri = prepare4(gather4(fcorners_.data(), ids, 1));
+    const Tri4 tri = prepare4(gather4(fpacks_.data(), slot_of_.data(), ids, 1));
     F4 w[3];
     sq_dist4(tri, F4{cx[0][0], cx[1][0], cx[2][0], cx[2][0]}, F4{cy[0][0], cy[1][0], cy[2][0], cy[2][0]},
              F4{cz[0][0], cz[1][0], cz[2][0], cz[2][0]}, w);

@@ -80,10 +80,12 @@ struct Worst {
 
 
 /// B prepared once for any number of one-sided calls h(., B) (what does not
-/// depend on A): kappa, B's corners in float, its vertex ->
-/// triangle lists, the slot of each triangle and the float leaf packs. The
-/// float copies are relative to the centre of B's own box (each call checks
-/// that float's rounding there is small against its tolerance).
+/// depend on A): kappa, its vertex -> triangle lists, the slot of each
+/// triangle and B's leaf packs in float (the triangles gathered by id are
+/// read from them too: a second per-triangle float copy cost more CPU time
+/// in cache misses than it saved). The float packs are relative to the
+/// centre of B's own box (each call checks that float's rounding there is
+/// small against its tolerance).
 template <class T>
 struct HausdorffTarget<T>::Data {
   using V = hausdorff_detail::V;
@@ -95,7 +97,6 @@ struct HausdorffTarget<T>::Data {
   V centre{};
   std::vector<std::uint32_t> adj_off, adj;
   std::vector<LeafPack<float>> fpacks;
-  std::vector<std::array<float, 9>> fcorners;
   std::vector<std::uint32_t> slot_of;     // triangle id -> slot
   std::vector<std::uint8_t> pack_lanes;   // real lanes per pack (1..4)
 
@@ -120,10 +121,6 @@ struct HausdorffTarget<T>::Data {
       for (int k = 0; k < 3; ++k) adj[fill[bm.triangles()[t][k]]++] = static_cast<std::uint32_t>(t);
     // The float prefilter's frame: relative to the centre of B's box.
     for (int k = 0; k < 3; ++k) centre[k] = 0.5 * (double(box.lo[k]) + double(box.hi[k]));
-    fcorners.resize(bm.num_triangles());
-    for (std::size_t t = 0; t < bm.num_triangles(); ++t)
-      for (int k = 0; k < 3; ++k)
-        for (int j = 0; j < 3; ++j) fcorners[t][3 * k + j] = static_cast<float>(to_d(bm.corner(t, k))[j] - centre[j]);
     // Slot of each triangle of B, and the real lanes of each pack.
     slot_of.assign(bm.num_triangles(), 0);
     pack_lanes.assign(layout.packs.size(), 0);
@@ -142,8 +139,7 @@ struct HausdorffTarget<T>::Data {
 
   std::size_t memory_bytes() const {
     return sizeof(*this) + (adj_off.capacity() + adj.capacity() + slot_of.capacity()) * 4 +
-           fpacks.capacity() * sizeof(fpacks[0]) +
-           fcorners.capacity() * sizeof(fcorners[0]) + pack_lanes.capacity();
+           fpacks.capacity() * sizeof(fpacks[0]) + pack_lanes.capacity();
   }
 };
 
@@ -158,7 +154,7 @@ class OneSided {
            double scale, const HausdorffOptions& o)
       : a_(a), b_(tb.b), bm_(tb.bm), layout_(tb.layout), tol_(tol), s_(scale), opt_(o),
         adj_off_(tb.adj_off), adj_(tb.adj), fpacks_(tb.fpacks),
-        centre_(tb.centre), fcorners_(tb.fcorners), slot_of_(tb.slot_of), pack_lanes_(tb.pack_lanes) {
+        centre_(tb.centre), slot_of_(tb.slot_of), pack_lanes_(tb.pack_lanes) {
     lower_margin_ = 32 * double(std::numeric_limits<T>::epsilon()) * s_ * tb.kappa;
     // The float prefilter works relative to the centre of B's box; it is used
     // where float's rounding there (~2^-24 of the largest offset of A and B's
@@ -304,7 +300,6 @@ class OneSided {
   const std::vector<std::uint32_t>& adj_;
   const std::vector<LeafPack<float>>& fpacks_;
   const V& centre_;
-  const std::vector<std::array<float, 9>>& fcorners_;
   const std::vector<std::uint32_t>& slot_of_;
   const std::vector<std::uint8_t>& pack_lanes_;
   bool use_float_ = false;

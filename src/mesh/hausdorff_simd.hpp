@@ -174,15 +174,17 @@ PROX_FORCE_INLINE F4 sq_dist4(const Tri4& s, F4 px, F4 py, F4 pz, F4* w = nullpt
   return sq_dist<F4>(s, px, py, pz, w);
 }
 
-/// Four triangles gathered by id from corners stored 9 floats per triangle
-/// (n of them real; the others repeat the last).
-PROX_FORCE_INLINE LeafPack<float> gather4(const std::array<float, 9>* corners, const std::int32_t* ids,
-                               std::uint32_t n) {
+/// Four triangles gathered by id from B's float leaf packs (the lane of each
+/// triangle's slot; n of them real, the others repeat the last).
+PROX_FORCE_INLINE LeafPack<float> gather4(const LeafPack<float>* packs, const std::uint32_t* slot_of,
+                                          const std::int32_t* ids, std::uint32_t n) {
   LeafPack<float> pk;
   for (std::uint32_t l = 0; l < 4; ++l) {
-    const auto& c = corners[std::size_t(ids[l < n ? l : n - 1])];
+    const std::uint32_t s = slot_of[std::size_t(ids[l < n ? l : n - 1])];
+    const LeafPack<float>& from = packs[s / 4];
+    const std::uint32_t m = s % 4;
     for (int k = 0; k < 3; ++k)
-      for (int j = 0; j < 3; ++j) pk.c[k][j][l] = c[3 * k + j];
+      for (int j = 0; j < 3; ++j) pk.c[k][j][l] = from.c[k][j][m];
   }
   return pk;
 }
