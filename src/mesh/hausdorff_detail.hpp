@@ -180,7 +180,9 @@ class OneSided {
   /// B's corners in double, read from the mesh (a per-triangle copy, 72 bytes
   /// a triangle, took fewer instructions but more CPU time: the mesh's
   /// vertices are 5.4 MB smaller on bunny, so they stay in cache).
-  V corner_b(std::int32_t t, int k) const { return to_d(bm_.corner(std::size_t(t), k)); }
+  PROX_FORCE_INLINE V corner_b(std::int32_t t, int k) const {
+    return to_d(bm_.corner(std::size_t(t), k));
+  }
 
   /// d(p, B) through the index, recomputed in double, rounded down. `bound`:
   /// a true upper bound of d(p, B) (the guess): the query searches within it,
@@ -264,7 +266,8 @@ class OneSided {
 
   /// The same bound from given weights (found in float): any weights, clamped to
   /// >= 0 and normalised, name a point q of t, so |p - q| (rounded up) bounds d(p, t).
-  double upper_weights(const V& p, std::int32_t t, double w0, double w1, double w2) const {
+  PROX_FORCE_INLINE double upper_weights(const V& p, std::int32_t t, double w0, double w1,
+                                         double w2) const {
     const V a = corner_b(t, 0), b = corner_b(t, 1), c = corner_b(t, 2);
     w0 = std::max(w0, 0.0);
     w1 = std::max(w1, 0.0);
