@@ -140,9 +140,8 @@ bool is_tie(const MeshIndex<float>& index, const Vec3<float>& p, const MeshClose
 
 /// Whether the C++ float kernel answers p on triangle t from its nearest
 /// corner (closest_point_from_nearest: a corner 2^16 times nearer than
-/// another), a path the GLSL closest-point kernel does not mirror yet (it is
-/// being added beside this work); there the closest points may differ in the
-/// last bits, so the sign is held to the CPU's sign of the GPU's closest point.
+/// another); the GLSL kernel mirrors it (issue 9), and differing closest
+/// points there are counted apart (kernel_gap) to show that they are 0.
 bool far_corner_path(const TriangleMesh<float>& m, const Vec3<float>& p, int t) {
   if (t < 0) return false;
   float s[3];
