@@ -192,8 +192,11 @@ int run_gpu_rows(const GpuRowOptions& o, std::ostream& out) {
       cpu(t_cpu1, t_cpun, [&](const BatchOptions& bo) { count_hits(index, in, std::span(cb), bo); });
       row(name, w + "+count", upload, t_gpu, t_cpu1, t_cpun, count_differ(ca, cb));
     }
-    print(out, "%-10s upload: %.1f MiB in %.3f s; %zu queries answered on the CPU (stack)",
-          name.c_str(), double(g.uploaded_bytes()) / 1048576.0, upload, g.cpu_fallbacks());
+    print(out,
+          "%-10s upload: %.1f MiB in %.3f s; %zu queries answered on the CPU (stack overflow, or "
+          "%zu far re-solve)",
+          name.c_str(), double(g.uploaded_bytes()) / 1048576.0, upload, g.cpu_fallbacks(),
+          g.far_fallbacks());
     if (signer_gpu)
       print(out, "; %zu points signed on the CPU, %zu by parity rays on the GPU",
             signer_gpu->cpu_signs(), signer_gpu->parity_signs());

@@ -8,6 +8,12 @@
 // above 2^62, NaN or infinite: docs/reliability.md), NaN or negative
 // max_distance, empty index: a miss (triangle -1, NaN). Depth first, nearest child on top;
 // box lower bounds prune, farthest-corner bounds tighten the radius early.
+// A search that meets a triangle on the kernel's far re-solve path (corners
+// 2^10 times farther than the answer and p: slivers and huge triangles next
+// to p; no ordinary mesh has them) stops there with status
+// PROX_STATUS_FAR_SOLVE and no answer: the traversal does not run the
+// re-solve (prox_closest_point_triangle_mesh says why), and the caller
+// answers such a query elsewhere (prox::gpu: on the CPU, MeshIndex<float>).
 #ifndef PROX_BVH_CLOSEST_POINT_GLSL
 #define PROX_BVH_CLOSEST_POINT_GLSL
 #include "bvh_stack.glsl"
@@ -58,7 +64,16 @@ ProxMeshClosest prox_mesh_closest_point(vec3 p, float max_distance) {
         precise vec3 gap = max(max(min(min(a, b), c) - p, p - max(max(a, b), c)), vec3(0.0));
         precise float box_lb = (gap.x * gap.x + gap.y * gap.y + gap.z * gap.z) * PROX_SHRINK;
         if (box_lb > bound) continue;
-        ProxTriangleResult r = prox_closest_point_triangle_mesh(p, a, b, c);  // see there
+        bool far;
+        ProxTriangleResult r = prox_closest_point_triangle_mesh(p, a, b, c, far);  // see there
+        // Conservative: every triangle the search evaluates is checked, so
+        // until the first far one every value (and so every bound and prune)
+        // is the C++ kernel's. A search that never meets one therefore returns
+        // the C++ answer; one whose nearest triangle needs the re-solve meets
+        // it (it is evaluated unless pruned, and only a bound from an earlier
+        // far triangle's unreliable value could prune it: the box bounds are
+        // conservative and every other value is exact), so it stops here.
+        if (far) return prox_mesh_closest_miss(PROX_STATUS_FAR_SOLVE);
         int id = int(prox_prims[s]);
         if (r.sq_distance <= r2 && (r.sq_distance < best.sq_distance ||
                                     (r.sq_distance == best.sq_distance && id < best.triangle))) {

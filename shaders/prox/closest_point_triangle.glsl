@@ -518,20 +518,26 @@ ProxTriangleResultD prox_regions_d(dvec3 p, dvec3 a, dvec3 b, dvec3 c, out uint 
 }
 
 /// The C++ double kernel (closest_point_triangle<double>) on finite inputs
-/// whose edges are within [2^-200, 2^200]: the region pass, then its rare
-/// paths in C++'s order. PROX_CP_NEAREST is C++'s closest_point_from_nearest:
-/// the corners ordered by their distance to p (nearest first), the face answer
-/// when p's projection is strictly inside, else the nearest edge, each edge
+/// whose edges are within [2^-200, 2^200], up to its far re-solve: the region
+/// pass, then its rare paths in C++'s order. PROX_CP_NEAREST is C++'s
+/// closest_point_from_nearest: the corners ordered by their distance to p
+/// (nearest first, o[k] the caller's index of the k-th), the face answer when
+/// p's projection is strictly inside, else the nearest edge, each edge
 /// parametrized from its nearer end; the face's far check measured from the
-/// nearest corner of the answer's feature; features and weights mapped back.
-ProxTriangleResultD prox_closest_point_triangle_d(dvec3 p, dvec3 a, dvec3 b, dvec3 c) {
+/// nearest corner of the answer's feature. far: the answer needs
+/// prox_far_solve_d(p, q0, q1, q2) (r is then the ordinary path's); then
+/// prox_map_back_d maps features and weights back (near).
+ProxTriangleResultD prox_paths_d(dvec3 p, dvec3 a, dvec3 b, dvec3 c, out bool far,
+                                 out bool near, out int o[3], out dvec3 q0, out dvec3 q1,
+                                 out dvec3 q2) {
   uint path;
   double s[3];
   ProxTriangleResultD r = prox_regions_d(p, a, b, c, path, s);
-  if (path == PROX_CP_DONE) return r;
-  int o[3] = int[3](0, 1, 2);  // o[k]: the caller's index of the k-th nearest corner
-  dvec3 q0 = a, q1 = b, q2 = c;
-  bool near = path == PROX_CP_NEAREST;
+  o = int[3](0, 1, 2);
+  q0 = a, q1 = b, q2 = c;
+  near = path == PROX_CP_NEAREST;
+  far = path == PROX_CP_FAR;
+  if (path == PROX_CP_DONE || far) return r;
   if (near) {
     int t;
     if (s[o[1]] < s[o[0]]) { t = o[0]; o[0] = o[1]; o[1] = t; }
@@ -563,19 +569,35 @@ ProxTriangleResultD prox_closest_point_triangle_d(dvec3 p, dvec3 a, dvec3 b, dve
     if (near) m = r.feature == PROX_FEATURE_E12 ? s[o[1]] : s[o[0]];
     if (!(near && prox_is_vertex_feature(r.feature)) &&
         prox_far_face_answer_d(m, u1, u2, r.sq_distance, prox_dot_d(p, p)))
-      path = PROX_CP_FAR;
+      far = true;
   }
-  if (path == PROX_CP_FAR) r = prox_far_solve_d(p, q0, q1, q2);
-  if (near) {
-    uint f = r.feature;
-    if (f <= PROX_FEATURE_V2) r.feature = uint(o[f]);
-    else if (f == PROX_FEATURE_E01) r.feature = prox_edge_feature(o[0], o[1]);
-    else if (f == PROX_FEATURE_E12) r.feature = prox_edge_feature(o[1], o[2]);
-    else if (f == PROX_FEATURE_E20) r.feature = prox_edge_feature(o[2], o[0]);
-    dvec3 bary;
-    for (int k = 0; k < 3; ++k) bary[o[k]] = r.bary[k];
-    r.bary = bary;
-  }
+  return r;
+}
+
+/// The nearest-corner path's features and weights, from the order o back to
+/// the caller's corners.
+ProxTriangleResultD prox_map_back_d(ProxTriangleResultD r, int o[3]) {
+  uint f = r.feature;
+  if (f <= PROX_FEATURE_V2) r.feature = uint(o[f]);
+  else if (f == PROX_FEATURE_E01) r.feature = prox_edge_feature(o[0], o[1]);
+  else if (f == PROX_FEATURE_E12) r.feature = prox_edge_feature(o[1], o[2]);
+  else if (f == PROX_FEATURE_E20) r.feature = prox_edge_feature(o[2], o[0]);
+  dvec3 bary;
+  for (int k = 0; k < 3; ++k) bary[o[k]] = r.bary[k];
+  r.bary = bary;
+  return r;
+}
+
+/// The C++ double kernel (closest_point_triangle<double>) on finite inputs
+/// whose edges are within [2^-200, 2^200]: prox_paths_d, the far re-solve
+/// when it asks for it, the features and weights mapped back.
+ProxTriangleResultD prox_closest_point_triangle_d(dvec3 p, dvec3 a, dvec3 b, dvec3 c) {
+  bool far, near;
+  int o[3];
+  dvec3 q0, q1, q2;
+  ProxTriangleResultD r = prox_paths_d(p, a, b, c, far, near, o, q0, q1, q2);
+  if (far) r = prox_far_solve_d(p, q0, q1, q2);
+  if (near) r = prox_map_back_d(r, o);
   return r;
 }
 
@@ -591,11 +613,26 @@ const double PROX_RESCALE_ABOVE = 65536.0LF + 1.0LF / 256.0LF;
 const float PROX_NN_LO = 1.0 / 18446744073709551616.0;  // 2^-64
 const float PROX_NN_HI = 18446744073709551616.0;        // 2^64
 
-/// C++'s detail::closest_point_rescaled for float: the double kernel, rounded.
-ProxTriangleResult prox_closest_point_rescaled(vec3 p, vec3 a, vec3 b, vec3 c) {
-  ProxTriangleResultD w = prox_closest_point_triangle_d(dvec3(p), dvec3(a), dvec3(b), dvec3(c));
+ProxTriangleResult prox_rounded(ProxTriangleResultD w) {
   return ProxTriangleResult(prox_to_float3(w.point), prox_to_float(w.sq_distance),
                             prox_to_float3(w.bary), w.feature);
+}
+
+/// C++'s detail::closest_point_rescaled for float: the double kernel, rounded.
+ProxTriangleResult prox_closest_point_rescaled(vec3 p, vec3 a, vec3 b, vec3 c) {
+  return prox_rounded(prox_closest_point_triangle_d(dvec3(p), dvec3(a), dvec3(b), dvec3(c)));
+}
+
+/// prox_closest_point_rescaled without the double kernel's far re-solve:
+/// far set when it would take it (r is then not C++'s answer).
+ProxTriangleResult prox_closest_point_rescaled_mesh(vec3 p, vec3 a, vec3 b, vec3 c, out bool far) {
+  bool near;
+  int o[3];
+  dvec3 q0, q1, q2;
+  ProxTriangleResultD w = prox_paths_d(dvec3(p), dvec3(a), dvec3(b), dvec3(c), far, near, o, q0,
+                                       q1, q2);
+  if (near) w = prox_map_back_d(w, o);
+  return prox_rounded(w);
 }
 
 /// The region pass of C++'s closest_point_triangle<float> (finite inputs):
@@ -701,24 +738,28 @@ ProxTriangleResult prox_regions(vec3 p, vec3 a, vec3 b, vec3 c, out uint path) {
   return r;
 }
 
-/// The mesh traversals' kernel (bvh_closest_point.glsl): prox_closest_point_triangle
-/// without the far-corner re-solve (prox_far_solve): answers measured from far
-/// corners keep the ordinary path's value, within ~ eps times the corners'
-/// distance, not the C++ kernel's few ulps of the distance. Why: with
-/// prox_far_solve in the traversal shader, lavapipe 22.3.6 (LLVM 15) returned a
-/// farther triangle than the nearest for 4 of 1,500 points around the bunny in
-/// one batch (each point alone, and each triangle alone, was right; bunny has no
-/// far-corner triangle), i.e. its code changes other invocations' results; not
-/// understood yet (the expansions' ~3 KB of private arrays per invocation are
-/// the suspect). GPU mesh answers may then differ from the CPU's on triangles
-/// whose corners are far compared with the distance (test_gpu_sign.cpp counts
-/// them as kernel_gap); the standalone kernel keeps every path.
-ProxTriangleResult prox_closest_point_triangle_mesh(vec3 p, vec3 a, vec3 b, vec3 c) {
+/// The mesh traversal's kernel (bvh_closest_point.glsl): prox_closest_point_triangle
+/// without the far-corner re-solves (prox_far_solve, and prox_far_solve_d in
+/// the double kernel of huge, tiny and nearest-corner triangles). far is set
+/// when the triangle needs one (C++'s far_solve<float> or far_solve<double>):
+/// r is then the ordinary path's answer, off by up to ~ eps times the
+/// corners' distance, not C++'s, and the traversal gives the query up
+/// (PROX_STATUS_FAR_SOLVE; prox::gpu answers it on the CPU). Otherwise r is
+/// prox_closest_point_triangle's answer, bit for bit (every other path is
+/// here). Why not re-solve here: with prox_far_solve in any loop of the
+/// traversal shader, lavapipe
+/// 22.3.6 (LLVM 15) returned a farther triangle than the nearest for a few of
+/// 1,500 points around the bunny in one batch (each point alone, and each
+/// triangle alone, was right; bunny has no far-corner triangle), i.e. its code
+/// changes other invocations' results; not understood (docs/gpu.md).
+ProxTriangleResult prox_closest_point_triangle_mesh(vec3 p, vec3 a, vec3 b, vec3 c, out bool far) {
+  far = false;
   if (!prox_finite3(p) || !prox_finite3(a) || !prox_finite3(b) || !prox_finite3(c))
     return prox_triangle_miss();
   uint path;
   ProxTriangleResult r = prox_regions(p, a, b, c, path);
-  if (path == PROX_CP_DOUBLE) return prox_closest_point_rescaled(p, a, b, c);
+  if (path == PROX_CP_DOUBLE) return prox_closest_point_rescaled_mesh(p, a, b, c, far);
+  far = path == PROX_CP_FAR;
   return r;
 }
 

@@ -65,6 +65,10 @@ vec3 prox_slot_corner(uint s, int k) {
 #endif
 const uint PROX_STATUS_OK = 0u;
 const uint PROX_STATUS_STACK_OVERFLOW = 1u;
+// The closest-point search met a triangle on the kernel's far re-solve path
+// (bvh_closest_point.glsl): no answer; the caller must compute it elsewhere
+// (prox::gpu does so on the CPU).
+const uint PROX_STATUS_FAR_SOLVE = 2u;
 
 // The engine's conservative box arithmetic (prox/bvh/traverse.hpp): lower
 // bounds shrunk, upper bounds grown by 2^-20, so rounding never prunes a box

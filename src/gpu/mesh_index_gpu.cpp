@@ -57,27 +57,37 @@ void MeshIndexGpu::closest_point(std::span<const Vec3<float>> points,
                                  std::span<MeshClosestPoint<float>> out, float max_distance) {
   detail::check_sizes("closest_point", points.size(), "points", out.size());
   Impl& m = *impl_;
+  far_queries_.clear();
   if (m.empty) {
     for (auto& r : out) r = MeshClosestPoint<float>{};
     return;
   }
   const std::size_t batch = std::min(batch_, points.size());
   m.reserve(batch);
+  std::vector<std::size_t> cpu;  // queries of this batch the CPU answers
   for (std::size_t first = 0; first < points.size(); first += batch) {
     const std::size_t n = std::min(batch, points.size() - first);
     detail::write_points(m.queries.mapped, points.subspan(first, n), max_distance);
     m.run(m.closest, std::uint32_t(n), 0);
     const ClosestOut* r = static_cast<const ClosestOut*>(m.results.mapped);
+    cpu.clear();
     for (std::size_t i = 0; i < n; ++i) {
-      MeshClosestPoint<float>& o = out[first + i];
-      if (r[i].status == kStackOverflow) {
-        o = index_.closest_point(points[first + i], max_distance);
-        ++cpu_fallbacks_;
+      if (detail::needs_cpu(r[i].status)) {
+        cpu.push_back(first + i);
+        if (r[i].status == detail::kFarSolve) far_queries_.push_back(first + i);
         continue;
       }
-      o = detail::to_closest(r[i]);
+      out[first + i] = detail::to_closest(r[i]);
     }
+    // The CPU's answers (MeshIndex<float>, the reference): stack overflows and
+    // searches that met a triangle on the far re-solve path (a far-corner soup
+    // sends most of its queries here), on all cores.
+    tbb::parallel_for(std::size_t(0), cpu.size(), [&](std::size_t j) {
+      out[cpu[j]] = index_.closest_point(points[cpu[j]], max_distance);
+    });
+    cpu_fallbacks_ += cpu.size();
   }
+  far_fallbacks_ += far_queries_.size();
 }
 
 namespace {

@@ -46,7 +46,20 @@ struct CountOut {  // count_hits.comp's CountOut
 static_assert(sizeof(CountOut) <= sizeof(ClosestOut));
 
 constexpr std::uint32_t kGroup = 64;  // local_size_x of every shader
+// PROX_STATUS_* (shaders/prox/flat_index.glsl).
+constexpr std::uint32_t kOk = 0;
 constexpr std::uint32_t kStackOverflow = 1;
+constexpr std::uint32_t kFarSolve = 2;  // closest point: met a far re-solve triangle
+
+/// Whether a closest-point result must be answered on the CPU (its status is
+/// kStackOverflow or kFarSolve); throws std::logic_error on any other status
+/// than those and kOk (a shader that does not match this library).
+inline bool needs_cpu(std::uint32_t status) {
+  if (status == kOk) return false;
+  if (status == kStackOverflow || status == kFarSolve) return true;
+  throw std::logic_error("gpu: the closest-point shader returned unknown status " +
+                         std::to_string(status));
+}
 
 /// Throws std::invalid_argument "gpu::WHAT: N ITEMS but M results" unless n == m.
 inline void check_sizes(const char* what, std::size_t n, const char* items, std::size_t m) {

@@ -102,6 +102,7 @@ SignedMeshGpu::~SignedMeshGpu() = default;
 void SignedMeshGpu::query(std::span<const Vec3<float>> points,
                           std::span<SignedClosestPoint<float>> out, float max_distance) {
   detail::check_sizes("SignedMeshGpu::query", points.size(), "points", out.size());
+  index_.far_queries_.clear();
   if (!on_gpu_) {
     // Winding or no inside: the GPU's closest points, signed on the CPU.
     std::vector<MeshClosestPoint<float>> cp(points.size());
@@ -153,18 +154,20 @@ void SignedMeshGpu::query_pseudonormal(std::span<const Vec3<float>> points,
     m.c.bind(impl_->pipeline, b);  // the batch buffers may have been reallocated
   }
   const bool exact = signer_.sign_is_exact();
+  std::vector<std::size_t> cpu;  // queries of this batch the CPU answers
+  index_.far_queries_.clear();
   for (std::size_t first = 0; first < points.size(); first += batch) {
     const std::size_t n = std::min(batch, points.size() - first);
     detail::write_points(m.queries.mapped, points.subspan(first, n), max_distance);
     m.run(impl_->pipeline, std::uint32_t(n), 0);
     const auto* r = static_cast<const detail::SignedOut*>(m.results.mapped);
+    cpu.clear();
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t k = first + i;
       SignedClosestPoint<float>& s = out[k];
-      if (r[i].status == detail::kStackOverflow) {
-        s = signer_.query(points[k], max_distance);
-        ++index_.cpu_fallbacks_;
-        ++cpu_signs_;
+      if (detail::needs_cpu(r[i].status)) {  // stack overflow, far re-solve
+        cpu.push_back(k);
+        if (r[i].status == detail::kFarSolve) index_.far_queries_.push_back(k);
         continue;
       }
       s = SignedClosestPoint<float>{};
@@ -183,7 +186,14 @@ void SignedMeshGpu::query_pseudonormal(std::span<const Vec3<float>> points,
         s.confidence = exact ? SignConfidence::sure : SignConfidence::unsure;
       }
     }
+    // The whole query on the CPU (SignedMesh::query), on all cores.
+    tbb::parallel_for(std::size_t(0), cpu.size(), [&](std::size_t j) {
+      out[cpu[j]] = signer_.query(points[cpu[j]], max_distance);
+    });
+    index_.cpu_fallbacks_ += cpu.size();
+    cpu_signs_ += cpu.size();
   }
+  index_.far_fallbacks_ += index_.far_queries_.size();
 }
 
 }  // namespace prox::gpu

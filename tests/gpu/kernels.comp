@@ -30,6 +30,11 @@ void main() {
     ProxTriangleResult r = prox_closest_point_triangle(c0.xyz, c1.xyz, c2.xyz, c3.xyz);
     o0 = bits(vec4(r.point, r.sq_distance));
     o1 = uvec4(bits(vec4(r.bary, 0.0)).xyz, r.feature);
+  } else if (pc.mode == 6u) {  // the mesh traversal's kernel: feature | 256 when far
+    bool far;
+    ProxTriangleResult r = prox_closest_point_triangle_mesh(c0.xyz, c1.xyz, c2.xyz, c3.xyz, far);
+    o0 = bits(vec4(r.point, r.sq_distance));
+    o1 = uvec4(bits(vec4(r.bary, 0.0)).xyz, r.feature | (far ? 256u : 0u));
   } else if (pc.mode == 1u) {  // closest point on segment (p, a, b)
     ProxSegmentResult r = prox_closest_point_segment(c0.xyz, c1.xyz, c2.xyz);
     o0 = bits(vec4(r.point, r.sq_distance));

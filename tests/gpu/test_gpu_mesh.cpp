@@ -85,8 +85,9 @@ void check_closest(gpu::Context& ctx, const MeshIndex<float>& index,
   }
   EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << pts.size() << " differ";
   EXPECT_GT(found, 0u) << what;
-  std::printf("%-28s closest: %zu queries (%zu found), %zu differ, %zu on the CPU (stack)\n",
-              what.c_str(), pts.size(), found, bad, g.cpu_fallbacks());
+  std::printf("%-28s closest: %zu queries (%zu found), %zu differ, %zu on the CPU (%zu far "
+              "re-solve)\n",
+              what.c_str(), pts.size(), found, bad, g.cpu_fallbacks(), g.far_fallbacks());
 }
 
 void check_rays(gpu::Context& ctx, const MeshIndex<float>& index, std::vector<Ray<float>> rays,

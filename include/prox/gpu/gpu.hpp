@@ -9,8 +9,12 @@
 // the Vulkan spec's correctly rounded operations do; the tests check this on
 // Mesa's lavapipe. Float denormals: a device that flushes them (lavapipe,
 // Vulkan's default) may differ on values below 2^-126. docs/gpu.md says more.
-// Queries whose traversal would overflow the shader's fixed stack are
-// answered on the CPU (cpu_fallbacks() counts them).
+// Queries whose traversal would overflow the shader's fixed stack, and
+// closest-point queries whose search meets a triangle on the kernel's far
+// re-solve path (corners 2^10 times farther than the answer and the query:
+// slivers and huge triangles; the traversal shader does not run that
+// re-solve, docs/gpu.md), are answered on the CPU by the MeshIndex
+// (cpu_fallbacks() counts them, far_fallbacks() the second kind).
 // Signs: SignedMeshGpu (and signed_closest_point) is SignedMesh::query field
 // for field; with the pseudonormal method (what `auto` picks on a closed,
 // consistently and outward oriented mesh) the sign is computed on the GPU in
@@ -128,8 +132,15 @@ class MeshIndexGpu {
   double upload_seconds() const { return upload_seconds_; }
   /// Bytes uploaded (nodes, slot map, packs).
   std::size_t uploaded_bytes() const { return uploaded_bytes_; }
-  /// Queries answered on the CPU so far (shader stack overflow).
+  /// Queries answered on the CPU so far (shader stack overflow, far re-solve).
   std::size_t cpu_fallbacks() const { return cpu_fallbacks_; }
+  /// Closest-point queries answered on the CPU so far because their search
+  /// met a triangle on the kernel's far re-solve path (part of cpu_fallbacks()).
+  std::size_t far_fallbacks() const { return far_fallbacks_; }
+  /// Those of the last call that computed closest points (closest_point,
+  /// signed_distance, signed_closest_point, SignedMeshGpu::query): indices
+  /// into its points, ascending.
+  const std::vector<std::size_t>& last_far_queries() const { return far_queries_; }
   /// Queries per dispatch (default 1 << 18).
   void set_batch_size(std::size_t n) { batch_ = n == 0 ? 1 : n; }
 
@@ -143,6 +154,8 @@ class MeshIndexGpu {
   double upload_seconds_ = 0;
   std::size_t uploaded_bytes_ = 0;
   std::size_t cpu_fallbacks_ = 0;
+  std::size_t far_fallbacks_ = 0;
+  std::vector<std::size_t> far_queries_;
   std::size_t batch_ = std::size_t(1) << 18;
 };
 
@@ -178,8 +191,9 @@ class SignedMeshGpu {
   bool sign_on_gpu() const { return on_gpu_; }
   /// Points SignedMesh::sign handled on the CPU so far (winding, no inside:
   /// every point; pseudonormal: points whose traversal overflowed the
-  /// shader's stack; parity: none, a fallback's closest point is still signed
-  /// by rays on the GPU).
+  /// shader's stack or met a far re-solve triangle, answered by
+  /// SignedMesh::query; parity: none, a fallback's closest point is still
+  /// signed by rays on the GPU).
   std::size_t cpu_signs() const { return cpu_signs_; }
   /// Points signed by parity rays counted on the GPU so far (parity: every
   /// point off the surface; pseudonormal: the zero products).
