@@ -83,13 +83,8 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
             alignas(16) float lb[bvh::kMaxLeafSize + 3];
             const LeafPack<float>* pk = &x.pack_of(b);
             const bool near = near_regime(*pk, test.bound);
-            leaf_triangle_bounds(q, &p[0], pk, n, test.bound, near, lb);
-            if (near) {
-              visit_by_bound(lb, n, test.bound, [&](unsigned i) { test_slot(b + i); });
-            } else {
-              for (std::uint32_t i = 0; i < n; ++i)
-                if (lb[i] <= test.bound) test_slot(b + i);
-            }
+            const unsigned pass = leaf_triangle_bounds(q, &p[0], pk, n, test.bound, near, lb);
+            visit_by_bound(lb, pass, test.bound, [&](unsigned i) { test_slot(b + i); });
             return false;
           }
         }
