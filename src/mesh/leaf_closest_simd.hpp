@@ -1,27 +1,33 @@
 // src/mesh/leaf_closest_simd.hpp — closest point in a leaf: lower bounds of
-// four triangles at once (one LeafPack<float>, 128-bit lanes: SSE2, or VEX in
-// the AVX2 / AVX-512 builds), then the scalar kernel, nearest bound first.
+// eight triangles at once (two LeafPack<float>, 256-bit lanes, on the AVX2 /
+// AVX-512 paths while more than four are left) or four (one pack, 128-bit:
+// SSE2, or a leaf's last pack), then the scalar kernel on the triangles whose
+// bound is within the best distance so far, nearest bound first.
 //
-// Why: on far queries ~50 triangles per query had a box nearer than the best
-// distance so far and went through the scalar kernel (~200 instructions each);
-// a box says little about a triangle seen from afar.
+// Why: the bound is the distance to the triangle itself (up to margins) in
+// each of its Voronoi regions, so the scalar kernel (~200 instructions a call)
+// runs on little more than the triangles that improve the answer or tie it.
+// Box bounds alone let ~100 triangles per far query (bunny) through.
 //
-// Bounds, both conservative:
+// Bounds, all conservative; a triangle's bound is their maximum:
 // - box: the distance to the triangle's box (min and max of its float corners),
 //   as bvh::box_lower_bound computes it.
-// - plane + edges (float meshes): with n = ab x ac, h = |n.ap| / |n| is the
-//   distance to the plane and s_e = (e x n).(p - e0) / (|e| |n|) the signed
-//   distance of p's projection beyond edge e's line, so the distance to the
-//   triangle is at least sqrt(h^2 + max(0, s_ab, s_bc, s_ca)^2) (exact when
-//   the projection is inside, smaller in the vertex regions).
+// - plane + edges (face and edge regions): with n = ab x ac, h = |n.ap| / |n|
+//   is the distance to the plane and s_e = (e x n).(p - e0) / (|e| |n|) the
+//   signed distance of p's projection beyond edge e's line, so the distance
+//   to the triangle is at least sqrt(h^2 + max(0, s_ab, s_bc, s_ca)^2) (exact
+//   when the projection is inside or beside one edge, smaller in the vertex
+//   regions).
 //   Rounding: for a triangle whose sine |n| / (|ab| |ac|) is at least 1/8
 //   every computed normal (n, e x n) is within ~90 u (5.4e-6) of its
 //   direction, so each term is off by less than 6e-6 (|ap| + |ab| + |ac|);
 //   five times that is subtracted (2^-15 of the L1 lengths), plus 2^-18 of
 //   the coordinates' L1 size for the kernel's own rounding of the point it
 //   returns, and the result shrunk by 2^-17 for the Newton-refined inverse
-//   square roots (2^-20 each). Thinner triangles (and
-//   degenerate ones) keep the box bound only.
+//   square roots (2^-20 each). Thinner triangles (and degenerate ones) skip
+//   this bound.
+// - vertex (vertex regions, any triangle): |p - c_k|^2 where the two dots
+//   say p is in corner c_k's region, less their rounding (see pack_bounds).
 // Every answer is still the kernel's (prox::closest_point_triangle): a
 // triangle is skipped only when its bound exceeds the best distance found,
 // widened by 2^-20 (ties still go to the lowest id whatever the order, see
@@ -30,33 +36,16 @@
 
 #include <bit>
 #include <cstdint>
+#include <limits>
 
 #include "prox/bvh/traverse.hpp"
 #include "prox/mesh/flat_index.hpp"
 
 namespace prox::detail {
 
-inline constexpr float kNearFactor = 8.0f;
-
 inline namespace PROX_ISA_NAMESPACE {
 
 #ifdef PROX_SIMD_SSE2
-/// Whether the plane + edge bounds can pay: the search radius (sqrt(bound))
-/// is within kNearFactor times the L1 size of the leaf's first triangle box.
-/// From farther away the box bound is nearly as tight and the extra bound
-/// costs more than the kernel calls it saves (measured on bunny cp-far).
-PROX_FORCE_INLINE bool near_regime(const LeafPack<float>& pk, float bound) {
-  float size = 0.0f;
-  for (int a = 0; a < 3; ++a) {
-    const float x0 = pk.c[0][a][0], x1 = pk.c[1][a][0], x2 = pk.c[2][a][0];
-    const float lo = x0 < x1 ? (x0 < x2 ? x0 : x2) : (x1 < x2 ? x1 : x2);
-    const float hi = x0 > x1 ? (x0 > x2 ? x0 : x2) : (x1 > x2 ? x1 : x2);
-    size += hi - lo;
-  }
-  const float reach = kNearFactor * size;
-  return bound <= reach * reach;
-}
-
 /// The lane operations of the leaf bounds on one block of triangles: V is
 /// __m128 (four triangles, one LeafPack) or, in the AVX2 / AVX-512 builds,
 /// __m256 (eight, two consecutive LeafPacks: one coordinate of both packs per
@@ -106,7 +95,7 @@ PROX_FORCE_INLINE void load(const LeafPack<float>* pk, int k, int a, __m256& v) 
 template <class V>
 PROX_FORCE_INLINE unsigned pack_bounds(const bvh::PointQuery& q, const float p[3],
                                    const LeafPack<float>* pk, unsigned live, float bound_now,
-                                   bool plane_bound, float* lb) {
+                                   float* lb) {
   using namespace lanes;
   auto splat = [](float s) {
     V v;
@@ -150,7 +139,7 @@ PROX_FORCE_INLINE unsigned pack_bounds(const bvh::PointQuery& q, const float p[3
   const V limit = splat(bound_now);
   const unsigned pass = mask(le(box_lb, limit)) & live;
   // Nothing to gain where every box is already beyond the bound.
-  if (!plane_bound || pass == 0) return pass;
+  if (pass == 0) return pass;
   const V P[3] = {splat(p[0]), splat(p[1]), splat(p[2])};
   V e[3][3], d[3][3];  // edges ab, bc, ca; p minus their first corner
   for (int k = 0; k < 3; ++k) {
@@ -191,10 +180,41 @@ PROX_FORCE_INLINE unsigned pack_bounds(const bvh::PointQuery& q, const float p[3
   const V dist = mul(sqrt(d2), splat(1.0f - 1.0f / 131072.0f));
   const V safe = max(sub(dist, margin), zero);
   V bound = mul(mul(safe, safe), splat(bvh::kShrink));
-  // Unusable lanes, and NaN (compares false), keep the box bound.
-  const V ok = band(usable, ge(bound, zero));
+  // Unusable lanes, NaN (compares false) and +inf keep the box bound: far
+  // from a large triangle a dot product can overflow (e.g. (e x n).d ~ 2^131
+  // for edges of 2^23 and a point 2^62 away), and inf is no bound.
+  const V finite = le(bound, splat(std::numeric_limits<float>::max()));
+  const V ok = band(usable, band(ge(bound, zero), finite));
   bound = band(ok, bound);
-  const V best = max(box_lb, bound);
+  V best = max(box_lb, bound);
+  {
+    // Vertex regions: with d_k = p - c_k, e_k = c_{k+1} - c_k and j = k - 1,
+    // corner k is the nearest point when d_k.e_k <= 0 and d_k.e_j >= 0
+    // (d_k.e_j = d_j.e_j - e_j.e_j). The float dots are off by at most
+    // delta = 6u (|d_0| + L) L (L1 norms, L the L1 perimeter, u = 2^-24), and
+    // for true dots within delta of the region every point c_k + s e_k -
+    // t e_j (s, t >= 0, s + t <= 1) of the triangle is at least
+    // |d_k|^2 - 2 delta away: so |d_k|^2 (1 - 2^-18) - 2^-18 (|d_0| + L) L -
+    // 2^-120 (subnormal products) is a lower bound for any triangle, thin or
+    // not. |d_k|^2 in [2^-100, 2^100] only (no underflow or overflow).
+    V t[3], ee[3];
+    for (int k = 0; k < 3; ++k) {
+      t[k] = dot3(d[k], e[k]);
+      ee[k] = dot3(e[k], e[k]);
+    }
+    V vd = zero;
+    for (int k = 0; k < 3; ++k) {
+      const int j = k == 0 ? 2 : k - 1;
+      const V in = band(le(t[k], zero), ge(sub(t[j], ee[j]), zero));
+      vd = max(vd, band(in, dot3(d[k], d[k])));
+    }
+    const V per = add(add(lab, lac), abs_sum(e[1]));
+    const V m = add(mul(mul(add(abs_sum(d[0]), per), per), splat(1.0f / 262144.0f)),
+                    splat(0x1p-120f));
+    const V vb = mul(sub(mul(vd, splat(1.0f - 1.0f / 262144.0f)), m), splat(bvh::kShrink));
+    const V vok = band(band(ge(vd, splat(0x1p-100f)), le(vd, splat(0x1p100f))), ge(vb, zero));
+    best = max(best, band(vok, vb));
+  }
   store(lb, best);
   return mask(le(best, limit)) & live;
 }
@@ -208,21 +228,21 @@ PROX_FORCE_INLINE unsigned pack_bounds(const bvh::PointQuery& q, const float p[3
 /// i < n whose bound is at most bound_now (bit i: slot i).
 PROX_FORCE_INLINE unsigned leaf_triangle_bounds(const bvh::PointQuery& q, const float p[3],
                                             const LeafPack<float>* packs, unsigned n,
-                                            float bound_now, bool plane_bound, float* lb) {
+                                            float bound_now, float* lb) {
   unsigned pass = 0;
   for (unsigned g = 0; g < n;) {
     const unsigned left = n - g;
 #ifdef PROX_SIMD_AVX2
     if (left > 4) {
       const unsigned live = left < 8 ? (1u << left) - 1u : 0xffu;
-      pass |= pack_bounds<__m256>(q, p, packs + g / 4, live, bound_now, plane_bound, lb + g)
+      pass |= pack_bounds<__m256>(q, p, packs + g / 4, live, bound_now, lb + g)
               << g;
       g += 8;
       continue;
     }
 #endif
     const unsigned live = left < 4 ? (1u << left) - 1u : 0xfu;
-    pass |= pack_bounds<__m128>(q, p, packs + g / 4, live, bound_now, plane_bound, lb + g) << g;
+    pass |= pack_bounds<__m128>(q, p, packs + g / 4, live, bound_now, lb + g) << g;
     g += 4;
   }
   return pass;
