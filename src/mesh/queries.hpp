@@ -78,18 +78,12 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
 #ifdef PROX_SIMD_SSE2
         if constexpr (std::is_same_v<T, float>) {
           if (simd) {
-            // Bounds 4 triangles at a time; near the surface the plane + edge
-            // bounds too, and nearest first.
+            // Bounds of 8 (AVX2 / AVX-512) or 4 triangles at a time, then the
+            // kernel on those within the bound, nearest bound first.
             alignas(16) float lb[bvh::kMaxLeafSize + 3];
             const LeafPack<float>* pk = &x.pack_of(b);
-            const bool near = near_regime(*pk, test.bound);
-            leaf_triangle_bounds(q, &p[0], pk, n, test.bound, near, lb);
-            if (near) {
-              visit_by_bound(lb, n, test.bound, [&](unsigned i) { test_slot(b + i); });
-            } else {
-              for (std::uint32_t i = 0; i < n; ++i)
-                if (lb[i] <= test.bound) test_slot(b + i);
-            }
+            const unsigned pass = leaf_triangle_bounds(q, &p[0], pk, n, test.bound, lb);
+            visit_by_bound(lb, pass, test.bound, [&](unsigned i) { test_slot(b + i); });
             return false;
           }
         }

@@ -26,6 +26,7 @@
 #include "kernels/exact_oracle.hpp"
 #include "mesh_support.hpp"
 #include "prox/mesh.hpp"
+#include "prox/mesh/isa.hpp"
 #include "support/scale.hpp"
 
 namespace prox::test {
@@ -416,6 +417,47 @@ TEST(Scale, TinyAndHugeDirections) {
   EXPECT_EQ(index.count_hits(r), 0u);
   EXPECT_EQ(bf.count_hits(r), 0u);
   EXPECT_FALSE(index.any_hit(r));
+}
+
+/// Far points at every float scale, on every ISA path: the SIMD leaf bounds
+/// (src/mesh/leaf_closest_simd.hpp) see products of the point's distance and
+/// the triangles' size; one that overflowed to +inf once counted as a bound
+/// and dropped the lowest-id triangle of a tie (icosphere x 2^24, points 2^62
+/// away). MeshIndex must equal BruteForce bit for bit.
+TEST(Scale, FarPointsAtEveryFloatScale) {
+  struct IsaGuard {
+    Isa saved = active_isa();
+    ~IsaGuard() { set_isa(saved); }
+  } guard;
+  const TriangleMesh<float> base = to_float(icosphere(2));
+  const auto pts = unit_points<float>(std::size_t(scaled_count(60, 20)), 21);
+  std::size_t checked = 0, found = 0;
+  for (Isa isa : available_isas()) {
+    set_isa(isa);
+    for (int k = -40; k <= 60; k += 4) {
+      const TriangleMesh<float> m = scaled(base, k);
+      const MeshIndex<float> index(m);
+      const BruteForce<float> bf(m);
+      for (int j : {0, 4, 8, 16, 24, 32, 38}) {
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+          const Vec3<float> p = scale_by(pts[i], k + j);
+          const MeshClosestPoint<float> a = index.closest_point(p), b = bf.closest_point(p);
+          const std::string at = std::string(isa_name(isa)) + " mesh 2^" + std::to_string(k) +
+                                 " point 2^" + std::to_string(k + j) + " #" + std::to_string(i);
+          ASSERT_EQ(a.found(), b.found()) << at;
+          ++checked;
+          if (!a.found()) continue;
+          ++found;
+          ASSERT_EQ(a.triangle, b.triangle) << at;
+          ASSERT_EQ(a.sq_distance, b.sq_distance) << at;
+          for (int c = 0; c < 3; ++c) ASSERT_EQ(a.point[c], b.point[c]) << at;
+        }
+      }
+    }
+  }
+  EXPECT_GT(found, checked / 2);
+  std::printf("[ scale ] far points: %zu queries (%zu found) equal the brute force\n", checked,
+              found);
 }
 
 }  // namespace
