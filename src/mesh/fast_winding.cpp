@@ -53,18 +53,21 @@ inline double solid_angle_bounded(const double p[3], const Vec3d& a, const Vec3d
   const double ax = a[0] - p[0], ay = a[1] - p[1], az = a[2] - p[2];
   const double bx = b[0] - p[0], by = b[1] - p[1], bz = b[2] - p[2];
   const double cx = c[0] - p[0], cy = c[1] - p[1], cz = c[2] - p[2];
-  // Degenerate triangles contribute 0 (the exact sum's definition).
-  const Vec3d ab = b - a, ac = c - a;
-  if (squared_norm(cross(ab, ac)) == 0.0) {
-    err = 0;
-    return 0;
-  }
   const double la2 = ax * ax + ay * ay + az * az, lb2 = bx * bx + by * by + bz * bz,
                lc2 = cx * cx + cy * cy + cz * cz;
   const double lm = std::max(la2, std::max(lb2, lc2));
   const double ln = std::min(la2, std::min(lb2, lc2));
-  if (!(lm <= 0x1p300 && ln >= 0x1p-300)) {  // out of range, or p at a corner
+  // Out of range, or p at a corner. This comes before the degeneracy test,
+  // whose |ab x ac|^2 underflows to 0 for a mesh below ~1e-77: every triangle
+  // of such a mesh would otherwise count as degenerate, with no error.
+  if (!(lm <= 0x1p300 && ln >= 0x1p-300)) {
     err = kFourPi;
+    return 0;
+  }
+  // Degenerate triangles contribute 0 (the exact sum's definition).
+  const Vec3d ab = b - a, ac = c - a;
+  if (squared_norm(cross(ab, ac)) == 0.0) {
+    err = 0;
     return 0;
   }
   const double la = std::sqrt(la2), lb = std::sqrt(lb2), lc = std::sqrt(lc2);
@@ -279,16 +282,20 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
     // A cell of the triangle's box is touched only where the triangle's plane
     // meets the cell grown by `margin`: |n.(m - a)| <= hh |n|_1 (m its
     // centre). The slack covers the rounding of n, m and the dot product many
-    // times over (1e-9 against errors of a few units of 1e-16).
+    // times over (1e-9 against errors of a few units of 1e-16). Everything is
+    // in cell units (offsets times 1/h, one more rounding each, inside the
+    // slack), so the products neither underflow nor overflow at any scale: in
+    // mesh units a mesh at 1e-130 has n.(m - a) ~ 1e-390, below the smallest
+    // double, and a plane test on such numbers frees cells the surface crosses.
     const Vec3d a = m.corner(t, 0).template cast<double>(), b = m.corner(t, 1).template cast<double>(),
                 c = m.corner(t, 2).template cast<double>();
-    const Vec3d ab = b - a, ac = c - a;
+    const Vec3d ab = (b - a) * g.inv_h, ac = (c - a) * g.inv_h;
     const Vec3d nrm = cross(ab, ac);
     const double n1 = std::abs(nrm[0]) + std::abs(nrm[1]) + std::abs(nrm[2]);
     const double e1 = (std::abs(ab[0]) + std::abs(ab[1]) + std::abs(ab[2])) *
                       (std::abs(ac[0]) + std::abs(ac[1]) + std::abs(ac[2]));
-    const double a1 = std::abs(a[0]) + std::abs(a[1]) + std::abs(a[2]);
-    const double hh = h * (0.5 + margin);
+    const double a1 = (std::abs(a[0]) + std::abs(a[1]) + std::abs(a[2])) * g.inv_h;
+    const double hh = 0.5 + margin;
     const bool few = i1[0] - i0[0] + i1[1] - i0[1] + i1[2] - i0[2] <= 2;  // few cells: mark all
     for (std::int64_t z = i0[2]; z <= i1[2]; ++z)
       for (std::int64_t y = i0[1]; y <= i1[1]; ++y)
@@ -296,11 +303,12 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
           if (!few) {
             const double mx = g.lo[0] + (double(x) + 0.5) * h, my = g.lo[1] + (double(y) + 0.5) * h,
                          mz = g.lo[2] + (double(z) + 0.5) * h;
-            const double dx = mx - a[0], dy = my - a[1], dz = mz - a[2];
+            const double dx = (mx - a[0]) * g.inv_h, dy = (my - a[1]) * g.inv_h,
+                         dz = (mz - a[2]) * g.inv_h;
             const double dot = nrm[0] * dx + nrm[1] * dy + nrm[2] * dz;
             const double reach = hh * n1 + 1e-9 * e1 *
-                                 (std::abs(dx) + std::abs(dy) + std::abs(dz) + h + a1 +
-                                  std::abs(mx) + std::abs(my) + std::abs(mz));
+                                 (std::abs(dx) + std::abs(dy) + std::abs(dz) + 1 + a1 +
+                                  (std::abs(mx) + std::abs(my) + std::abs(mz)) * g.inv_h);
             if (!(std::abs(dot) <= reach) && std::isfinite(dot)) continue;  // the plane misses the cell
           }
           g.label[std::size_t(x * sx + y * sy + z * sz)] = FastWindingGrid::kOccupied;
