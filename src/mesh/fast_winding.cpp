@@ -99,7 +99,7 @@ struct Scratch {
 template <class T>
 std::size_t FastWindingNumber<T>::memory_bytes() const {
   return data_->clusters.capacity() * sizeof(ClusterPack) +
-         data_->grid.label.capacity() * sizeof(std::int32_t) +
+         (data_->grid.label.capacity() + data_->grid.fine.capacity()) * sizeof(std::int32_t) +
          data_->grid.value.capacity() * sizeof(std::atomic<std::int32_t>);
 }
 
@@ -110,7 +110,7 @@ bool FastWindingNumber<T>::closed() const {
 
 template <class T>
 std::size_t FastWindingNumber<T>::grid_cells() const {
-  return data_->grid.label.size();
+  return data_->grid.label.size() + data_->grid.fine.size();
 }
 
 template <class T>
@@ -121,24 +121,14 @@ CertifiedWinding<T> FastWindingNumber<T>::decide_sign(const Vec3<T>& p) const {
   const FastWindingGrid& g = data_->grid;
   std::int32_t comp = FastWindingGrid::kOccupied;
   if (!g.label.empty()) {
-    std::int64_t idx = 0, stride = 1;
+    const double q[3] = {double(p[0]), double(p[1]), double(p[2])};
     bool outside = false;
-    for (int a = 0; a < 3; ++a) {
-      const double f = (double(p[a]) - g.lo[a]) * g.inv_h;
-      // Beyond the grid is beyond the mesh's box (two cells of padding).
-      if (!(f >= 0) || !(f < double(g.n[a]))) {
-        outside = true;
-        break;
-      }
-      idx += std::min(std::int64_t(f), g.n[a] - 1) * stride;
-      stride *= g.n[a];
-    }
+    comp = g.component(q, outside);
     if (outside) {
       CertifiedWinding<T> out;
       out.integral = true;
       return out;
     }
-    comp = g.label[std::size_t(idx)];
     if (comp >= 0) {
       const std::int32_t v = g.value[std::size_t(comp)].load(std::memory_order_relaxed);
       if (v != FastWindingGrid::kUnknown) {

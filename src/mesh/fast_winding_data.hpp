@@ -4,6 +4,7 @@
 // certified traversal (fast_winding.cpp). Not installed.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <limits>
@@ -43,14 +44,55 @@ struct ClusterPack {
 // set off the surface, so one certified integer per component answers every
 // point in it: the component of cell (0,0,0), outside the mesh's box, is 0;
 // the others are learnt from the first query that certifies its integer.
+//
+// Second level: a touched cell is split into sub^3 sub-cells (sub = 4), marked
+// by the same plane test at the sub-cell size, and the free sub-cells join the
+// flood fill (with each other across cell faces and with free cells), so that
+// only points in touched sub-cells need the traversal. Its label is then
+// kFirstSlot - slot, and fine[slot * sub^3 + local] the sub-cell's label
+// (local = lx + sub (ly + sub lz)). Touched cells beyond the sub-cell budget
+// (kOccupied) have no second level.
 struct FastWindingGrid {
   static constexpr std::int32_t kOccupied = -1;
+  static constexpr std::int32_t kFirstSlot = -3;  // label of a touched cell with sub-cells: -3 - slot
   static constexpr std::int32_t kUnknown = std::numeric_limits<std::int32_t>::min();
   double lo[3] = {0, 0, 0};
   double inv_h = 0;
   std::int64_t n[3] = {0, 0, 0};
-  std::vector<std::int32_t> label;  // kOccupied or the component
+  std::int64_t sub = 0;  // sub-cells a side in touched cells (0: no second level)
+  std::vector<std::int32_t> label;  // kOccupied, kFirstSlot - slot, or the component
+  std::vector<std::int32_t> fine;   // per slot, sub^3 labels: kOccupied or the component
   mutable std::vector<std::atomic<std::int32_t>> value;  // per component: w or kUnknown
+
+  /// The component of p's cell or sub-cell (< 0: touched, or p beyond the
+  /// grid when `outside` is set), from p's coordinates in double.
+  std::int32_t component(const double p[3], bool& outside) const {
+    outside = false;
+    std::int64_t idx = 0, stride = 1, cell[3];
+    double f[3];
+    for (int a = 0; a < 3; ++a) {
+      f[a] = (p[a] - lo[a]) * inv_h;
+      // Beyond the grid is beyond the mesh's box (two cells of padding).
+      if (!(f[a] >= 0) || !(f[a] < double(n[a]))) {
+        outside = true;
+        return kOccupied;
+      }
+      cell[a] = std::min(std::int64_t(f[a]), n[a] - 1);
+      idx += cell[a] * stride;
+      stride *= n[a];
+    }
+    const std::int32_t c = label[std::size_t(idx)];
+    if (c > kFirstSlot) return c;
+    // The sub-cell: f * sub is exact (sub a power of two), so its floor lies
+    // in [sub cell, sub cell + sub - 1] but where the cell was clamped.
+    std::int64_t local = 0;
+    for (int a = 2; a >= 0; --a) {
+      const std::int64_t l = std::clamp<std::int64_t>(
+          std::int64_t(f[a] * double(sub)) - sub * cell[a], 0, sub - 1);
+      local = local * sub + l;
+    }
+    return fine[std::size_t(std::int64_t(kFirstSlot - c) * sub * sub * sub + local)];
+  }
 };
 
 /// Whether the oriented triangles of m have zero boundary, corners identified
