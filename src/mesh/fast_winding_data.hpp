@@ -54,7 +54,8 @@ struct ClusterPack {
 // (kOccupied) have no second level.
 struct FastWindingGrid {
   static constexpr std::int32_t kOccupied = -1;
-  static constexpr std::int32_t kFirstSlot = -3;  // label of a touched cell with sub-cells: -3 - slot
+  // The label of a touched cell with sub-cells: kFirstSlot - slot.
+  static constexpr std::int32_t kFirstSlot = -3;
   static constexpr std::int32_t kUnknown = std::numeric_limits<std::int32_t>::min();
   double lo[3] = {0, 0, 0};
   double inv_h = 0;

@@ -143,7 +143,8 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
           mx = std::max(mx, x);
         }
         i0[a] = std::max<std::int64_t>(0, std::int64_t(std::floor((mn - g.lo[a]) * inv - mc)));
-        i1[a] = std::min<std::int64_t>(nc[a] - 1, std::int64_t(std::floor((mx - g.lo[a]) * inv + mc)));
+        i1[a] = std::min<std::int64_t>(nc[a] - 1,
+                                       std::int64_t(std::floor((mx - g.lo[a]) * inv + mc)));
       }
       // A cell of the triangle's box is touched only where the triangle's
       // plane meets the cell grown by the margin: |n.(m - a)| <= hh |n|_1 (m
@@ -154,8 +155,9 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
       // overflow at any scale: in mesh units a mesh at 1e-103 has n.(m - a)
       // below the smallest normal double, and a plane test on such numbers
       // could free cells the surface crosses.
-      const Vec3d a = m.corner(t, 0).template cast<double>(), b = m.corner(t, 1).template cast<double>(),
-                  c = m.corner(t, 2).template cast<double>();
+      const Vec3d a = m.corner(t, 0).template cast<double>();
+      const Vec3d b = m.corner(t, 1).template cast<double>();
+      const Vec3d c = m.corner(t, 2).template cast<double>();
       const Vec3d ab = (b - a) * inv, ac = (c - a) * inv;
       const Vec3d nrm = cross(ab, ac);
       const double n1 = std::abs(nrm[0]) + std::abs(nrm[1]) + std::abs(nrm[2]);
@@ -168,8 +170,9 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
         for (std::int64_t y = i0[1]; y <= i1[1]; ++y)
           for (std::int64_t x = i0[0]; x <= i1[0]; ++x) {
             if (!few) {
-              const double mx = g.lo[0] + (double(x) + 0.5) * hc, my = g.lo[1] + (double(y) + 0.5) * hc,
-                           mz = g.lo[2] + (double(z) + 0.5) * hc;
+              const double mx = g.lo[0] + (double(x) + 0.5) * hc;
+              const double my = g.lo[1] + (double(y) + 0.5) * hc;
+              const double mz = g.lo[2] + (double(z) + 0.5) * hc;
               const double dx = (mx - a[0]) * inv, dy = (my - a[1]) * inv, dz = (mz - a[2]) * inv;
               const double dot = nrm[0] * dx + nrm[1] * dy + nrm[2] * dz;
               const double reach = hh * n1 + 1e-9 * e1 *

@@ -1,6 +1,6 @@
 // src/mesh/mesh_index.cpp — MeshIndex: build, closest point, sphere queries,
-// winding number and signed distance (certified sign: fast_winding.cpp; rays: mesh_index_rays.cpp; refit, save,
-// load: mesh_index_io.cpp).
+// winding number and signed distance (its certified sign: fast_winding.cpp;
+// rays: mesh_index_rays.cpp; refit, save, load: mesh_index_io.cpp).
 //
 // Leaf triangles are copied by slot into SIMD packs (packs_, the flat layout
 // of prox/mesh/flat_index.hpp), so a leaf is one contiguous run of packs and no
