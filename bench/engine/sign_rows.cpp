@@ -2,7 +2,7 @@
 // grid rows of prox-bench (--sign, --sign-only; issue 10), on the WORKLOADS.md
 // meshes (bunny, bunny-1m; --meshes picks among them).
 //
-// Rows: plain closest point on cp-near points, the old
+// Rows: plain closest point on cp-near points, the certified
 // MeshIndex::signed_distance, SignedMesh per sign method (auto, winding,
 // pseudonormal, parity: the method auto chose, and how many answers were
 // unsure), the fast winding number alone on points in the box padded 10%
@@ -78,7 +78,7 @@ void run_sign_rows(const Options& o, const std::string& data_dir, std::ostream& 
     const double r_old = rate(pts.size(), [&] {
       signed_distances(index, std::span<const Vec3d>(pts), std::span(old), one);
     });
-    print(out, "%-10s MeshIndex::signed_distance (old)        %10.0f q/s  (%.2fx closest)\n",
+    print(out, "%-10s MeshIndex::signed_distance (certified)  %10.0f q/s  (%.2fx closest)\n",
                 name.c_str(), r_old, r_old / r_cp);
     for (SignMethod m : {SignMethod::automatic, SignMethod::winding, SignMethod::pseudonormal,
                          SignMethod::parity}) {

@@ -8,6 +8,7 @@
 #include <tbb/parallel_for.h>
 
 #include "prox/gpu/gpu.hpp"
+#include "prox/mesh/fast_winding.hpp"
 #include "mesh_index_gpu_impl.hpp"
 #include "vulkan.hpp"
 
@@ -170,16 +171,14 @@ void MeshIndexGpu::signed_distance(std::span<const Vec3<float>> points,
   detail::check_sizes("signed_distance", points.size(), "points", out.size());
   std::vector<MeshClosestPoint<float>> cp(points.size());
   closest_point(points, cp);
-  index_.build_far_field();
+  const std::shared_ptr<const FastWindingNumber<float>> fast = index_.fast_winding();
   // MeshIndex::signed_distance's rule (src/mesh/mesh_index.cpp): a point
-  // outside prox's range is a miss; the far-field winding number, the exact
-  // sum when it is within 0.2 of 1/2 (or NaN); inside when |w| >= 1/2.
+  // outside prox's range is a miss; the certified winding number
+  // (FastWindingNumber::decide_sign); inside when |w| >= 1/2.
   tbb::parallel_for(std::size_t(0), points.size(), [&](std::size_t i) {
     MeshSignedDistance<float> s;
     if (CoordinateRange<float>::contains(points[i])) {
-      float w = index_.winding_number(points[i]);
-      const float aw = std::abs(w);
-      if (!(aw <= 0.3f || aw >= 0.7f)) w = index_.exact_winding_number(points[i]);
+      const float w = fast->decide_sign(points[i]).winding_number;
       s.winding_number = w;
       if (cp[i].found()) {
         const float d = std::sqrt(cp[i].sq_distance);

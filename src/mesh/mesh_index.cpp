@@ -1,6 +1,6 @@
 // src/mesh/mesh_index.cpp — MeshIndex: build, closest point, sphere queries,
-// winding number and signed distance (rays: mesh_index_rays.cpp; refit, save,
-// load: mesh_index_io.cpp).
+// winding number and signed distance (its certified sign: fast_winding.cpp;
+// rays: mesh_index_rays.cpp; refit, save, load: mesh_index_io.cpp).
 //
 // Leaf triangles are copied by slot into SIMD packs (packs_, the flat layout
 // of prox/mesh/flat_index.hpp), so a leaf is one contiguous run of packs and no
@@ -20,6 +20,7 @@
 
 #include "prox/bvh/build.hpp"
 #include "prox/bvh/traverse.hpp"
+#include "prox/mesh/fast_winding.hpp"
 #include "prox/mesh/mesh_index.hpp"
 #include "engine.hpp"
 #include "query_common.hpp"
@@ -283,11 +284,17 @@ T MeshIndex<T>::winding_number(const Vec3<T>& p) const {
 }
 
 template <class T>
+std::shared_ptr<const FastWindingNumber<T>> MeshIndex<T>::fast_winding() const {
+  return fast_.get([&] { return FastWindingNumber<T>::shared(*this); });
+}
+
+template <class T>
 MeshSignedDistance<T> MeshIndex<T>::signed_distance(const Vec3<T>& p) const {
   if (!CoordinateRange<T>::contains(p)) return MeshSignedDistance<T>{};
-  T w = winding_number(p);
-  const T aw = std::abs(w);
-  if (!(aw <= T(0.3) || aw >= T(0.7))) w = exact_winding_number(p);  // too close to call (or NaN)
+  // The certified decision: |w| >= 1/2 exactly when the exact sum says so
+  // (an integer off the surface of a closed mesh).
+  const T w = fast_.get([&] { return FastWindingNumber<T>::shared(*this); })->decide_sign(p)
+                  .winding_number;
   return detail::make_signed(closest_point(p), w);
 }
 

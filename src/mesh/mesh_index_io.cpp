@@ -17,6 +17,7 @@
 #include <string>
 
 #include "prox/bvh/build.hpp"
+#include "prox/mesh/fast_winding.hpp"
 #include "prox/mesh/mesh_index.hpp"
 #include "query_common.hpp"
 
@@ -89,6 +90,7 @@ void MeshIndex<T>::refit(std::vector<Vec3<T>> moved_vertices) {
   bvh::refit_bvh8(bvh_, boxes);
   rebuild_leaf_data();
   far_ = std::make_shared<FarField>();
+  fast_.reset();
   bvh_.stats.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -176,7 +178,9 @@ std::size_t MeshIndex<T>::memory_bytes() const {
   return mesh_.vertices().capacity() * sizeof(Vec3<T>) +
          mesh_.triangles().capacity() * sizeof(typename TriangleMesh<T>::Triangle) +
          bvh_.memory_bytes() + packs_.capacity() * sizeof(LeafPack<T>) +
-         (far_->built.load(std::memory_order_acquire) ? far_->dipoles.capacity() * sizeof(Dipole) : 0);
+         (far_->built.load(std::memory_order_acquire) ? far_->dipoles.capacity() * sizeof(Dipole)
+                                                       : 0) +
+         (fast_.built() ? fast_.built()->memory_bytes() : 0);
 }
 
 #define PROX_MESH_IO_MEMBERS(T)                                          \

@@ -609,5 +609,36 @@ TEST(FastWinding, PlaneMarkedGridNearTheSurface) {
   EXPECT_GT(integral, n);  // of 2n
 }
 
+TEST(FastWinding, SecondLevelAnswersMostTouchedCells) {
+  // Touched cells are split into 4^3 sub-cells, flood-filled with the free
+  // cells: on points uniform in the padded box the grid alone must answer far
+  // more than the one level did (elephant 96.3%, knot1 93.6% measured with one
+  // level; 99.0% and 98.2% with two), and every grid answer must be the
+  // integer of the exact sum.
+  for (const auto& [name, least] : {std::pair<const char*, double>{"elephant.off", 0.985},
+                                    {"knot1.off", 0.975}}) {
+    const TriangleMesh<double> m = test::cgal_mesh(name);
+    const MeshIndex<double> index(m);
+    const FastWindingNumber<double> fast(index);
+    ASSERT_TRUE(fast.closed()) << name;
+    const Box3<double> b = m.bounds();
+    const Vec3d e = b.hi - b.lo;
+    std::mt19937_64 rng(29);
+    std::uniform_real_distribution<double> u(-0.1, 1.1);
+    const std::size_t n = std::size_t(test::scaled_count(20000, 4000));
+    std::size_t grid = 0, wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec3d p = b.lo + Vec3d{u(rng) * e[0], u(rng) * e[1], u(rng) * e[2]};
+      const CertifiedWinding<double> c = fast.decide_sign(p);
+      const bool from_grid = c.integral && c.clusters == 0 && c.triangles == 0;
+      grid += from_grid;
+      if (from_grid && i % 4 == 0)
+        wrong += c.winding_number != std::nearbyint(index.exact_winding_number(p));
+    }
+    EXPECT_EQ(wrong, 0u) << name;
+    EXPECT_GE(double(grid), least * double(n)) << name;
+  }
+}
+
 }  // namespace
 }  // namespace prox

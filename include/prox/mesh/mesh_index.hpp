@@ -25,11 +25,15 @@
 //   all_hits only the one that owns the crossing.
 // - winding_number is approximate (far-field expansion, see below);
 //   exact_winding_number and BruteForce::winding_number are the exact sum.
+// - signed_distance's sign is certified: it comes from the certified fast
+//   winding number (prox/mesh/fast_winding.hpp, fast_winding()), whose
+//   decision |w| >= 1/2 is the exact sum's.
 // All const member functions are safe to call from many threads at once.
 // Hot queries (closest_point, first_hit, any_hit) run on the best ISA path of
 // the CPU (prox/mesh/isa.hpp), with the same answers on every path.
 // Memory (memory_bytes()): the mesh, 256-byte nodes, the slot map and the leaf
-// packs (corners in T); the winding number's far field once it is built.
+// packs (corners in T); the winding number's far field and the certified fast
+// winding number (signed_distance) once they are built.
 #pragma once
 
 #include <atomic>
@@ -51,6 +55,9 @@
 #include "prox/mesh/triangle_mesh.hpp"
 
 namespace prox {
+
+template <class T>
+class FastWindingNumber;  // prox/mesh/fast_winding.hpp
 
 template <class T>
 class MeshIndex {
@@ -93,9 +100,16 @@ class MeshIndex {
   /// to BruteForce::winding_number bit for bit).
   T exact_winding_number(const Vec3<T>& p) const;
   /// Distance to the mesh, negative inside (|winding number| >= 0.5). The
-  /// sign comes from winding_number(); when that is within 0.2 of +-0.5 the
-  /// exact sum decides (and is the winding number returned).
+  /// sign is certified: FastWindingNumber::decide_sign (fast_winding()) decides
+  /// |w| >= 1/2 as the exact sum does, and its winding number is the one
+  /// returned (an integer off the surface of a closed mesh, else an estimate
+  /// within its certified bound, or the exact sum).
   MeshSignedDistance<T> signed_distance(const Vec3<T>& p) const;
+  /// The certified fast winding number of this index (FastWindingNumber::shared),
+  /// built on the first call (O(n); thread-safe) and held by the index until
+  /// refit; a copy or a moved-to index builds its own (it reads this index by
+  /// address). Not saved.
+  std::shared_ptr<const FastWindingNumber<T>> fast_winding() const;
 
   /// Builds the winding number's far-field data now (otherwise the first
   /// winding_number / signed_distance call builds it; closest-point and ray
@@ -142,6 +156,42 @@ class MeshIndex {
   };
   mutable std::shared_ptr<FarField> far_ = std::make_shared<FarField>();
   std::vector<Dipole> compute_dipoles() const;
+  // The certified winding number of fast_winding(): published once through
+  // `ready` (acquire/release), under `mutex`. It points at this index, so a
+  // copy or move starts empty instead of sharing it; refit empties it.
+  class FastSlot {
+   public:
+    FastSlot() = default;
+    FastSlot(const FastSlot&) noexcept {}
+    FastSlot& operator=(const FastSlot&) noexcept {
+      reset();
+      return *this;
+    }
+    void reset() {
+      ready_.store(false, std::memory_order_relaxed);
+      fast_.reset();
+    }
+    template <class Make>
+    const std::shared_ptr<const FastWindingNumber<T>>& get(Make&& make) {
+      if (!ready_.load(std::memory_order_acquire)) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (!ready_.load(std::memory_order_relaxed)) {
+          fast_ = make();
+          ready_.store(true, std::memory_order_release);
+        }
+      }
+      return fast_;
+    }
+    const FastWindingNumber<T>* built() const {
+      return ready_.load(std::memory_order_acquire) ? fast_.get() : nullptr;
+    }
+
+   private:
+    std::mutex mutex_;
+    std::atomic<bool> ready_{false};
+    std::shared_ptr<const FastWindingNumber<T>> fast_;
+  };
+  mutable FastSlot fast_;
   const std::vector<Dipole>& dipoles() const;
 };
 
