@@ -5,8 +5,10 @@
 # binary seeds fuzz_make_seeds writes). Prints one line per target: runs,
 # coverage (libFuzzer's cov = edges, ft = features), corpus size, and whether
 # it found anything; a finding's input is kept in build-fuzz/findings/NAME/
-# and the script exits 1. Only the io, mesh, bvh, image and planar libraries
-# and the targets are built, so a rebuild is cheap.
+# and the script exits 1. PROX_FUZZ_TIMEOUT: the seconds one input may take
+# (default 10; raise it on a loaded machine, where a starved process times
+# out on an input that takes 57 ms). Only the io, mesh, bvh, image and planar
+# libraries and the targets are built, so a rebuild is cheap.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-25}
@@ -36,7 +38,8 @@ for t in "${targets[@]}"; do
   log=$build/fuzz_$t.log
   rc=0
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-    "$build/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    "$build/fuzz_$t" -max_total_time="$seconds" -timeout="${PROX_FUZZ_TIMEOUT:-10}" \
+      -rss_limit_mb=2048 -max_len=65536 \
       -print_final_stats=1 -artifact_prefix="$build/findings/$t/" "$work" > "$log" 2>&1 || rc=$?
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   last=$(grep -E '^#[0-9]+' "$log" | tail -1)
