@@ -96,8 +96,8 @@ inline TriCase draw_case(Rng& rng, CpFamily family) {
         k.p = C[i];
       } else if (kind == 1) {
         k.p = C[i] + (C[j] - C[i]) * s;
-      } else {  // in the face, in-plane
-        const float t = float(rng.integer(1, 7 - int(s * 8))) / 8.0f;
+      } else {  // in the face, in-plane (s = 7/8: t = 1/8, on the opposite edge)
+        const float t = float(rng.integer(1, std::max(1, 7 - int(s * 8)))) / 8.0f;
         k.p = C[i] + (C[j] - C[i]) * s + (C[(i + 2) % 3] - C[i]) * t;
       }
       break;
