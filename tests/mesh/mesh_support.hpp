@@ -182,4 +182,30 @@ inline std::vector<Ray<T>> query_rays(const TriangleMesh<T>& m, std::size_t n,
   return out;
 }
 
+/// Points off random face interiors by rel * diagonal, outside then inside
+/// (odd indices inside on an outward mesh).
+template <class T>
+inline std::vector<Vec3<T>> offset_points(const TriangleMesh<T>& m, double rel, std::size_t n,
+                                          std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  const double diag = double(diagonal_length(m));
+  std::vector<Vec3<T>> pts;
+  while (pts.size() < 2 * n) {
+    const std::size_t t = std::size_t(u(rng) * double(m.num_triangles())) % m.num_triangles();
+    const Vec3d a = m.corner(t, 0).template cast<double>();
+    const Vec3d b = m.corner(t, 1).template cast<double>();
+    const Vec3d c = m.corner(t, 2).template cast<double>();
+    Vec3d nrm = cross(b - a, c - a);
+    if (squared_norm(nrm) == 0) continue;
+    nrm = nrm / std::sqrt(squared_norm(nrm));
+    double s = u(rng), r = u(rng);
+    if (s + r > 1) s = 1 - s, r = 1 - r;
+    const Vec3d q = a + (b - a) * s + (c - a) * r;
+    pts.push_back((q + nrm * (rel * diag)).cast<T>());
+    pts.push_back((q - nrm * (rel * diag)).cast<T>());
+  }
+  return pts;
+}
+
 }  // namespace prox::test

@@ -165,24 +165,9 @@ TEST(FastWinding, NearTheSurfaceFallsBackWhereItMust) {
   const TriangleMesh<double> m = test::cgal_mesh("elephant.off");
   const MeshIndex<double> index(m);
   const FastWindingNumber<double> fast(index);
-  const double diag = test::diagonal_length(m);
-  std::mt19937_64 rng(3);
-  std::uniform_real_distribution<double> u(0, 1);
   const std::size_t n = std::size_t(test::scaled_count(600, 60));
   for (const double off : {1e-9, 1e-12}) {
-    std::vector<Vec3d> pts;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t t = std::size_t(u(rng) * double(m.num_triangles())) % m.num_triangles();
-      const Vec3d a = m.corner(t, 0), b = m.corner(t, 1), c = m.corner(t, 2);
-      Vec3d nrm = cross(b - a, c - a);
-      if (squared_norm(nrm) == 0) continue;
-      nrm = nrm / std::sqrt(squared_norm(nrm));
-      double s = u(rng), r = u(rng);
-      if (s + r > 1) s = 1 - s, r = 1 - r;
-      const Vec3d q = a + (b - a) * s + (c - a) * r;
-      pts.push_back(q + nrm * (off * diag));
-      pts.push_back(q - nrm * (off * diag));
-    }
+    const std::vector<Vec3d> pts = test::offset_points(m, off, n, off == 1e-9 ? 3 : 4);
     const std::size_t fb = check_against_exact(index, fast, pts, "offset");
     // Off the face interiors by 1e-9 of the diagonal the bound still decides.
     if (off == 1e-9) {

@@ -44,30 +44,6 @@ bool parity_inside(const BruteForce<T>& brute, const Vec3<T>& p) {
   return votes >= 2;
 }
 
-/// Points off random face interiors by rel * diagonal, outside then inside
-/// (odd indices inside on an outward mesh).
-template <class T>
-std::vector<Vec3<T>> offset_points(const TriangleMesh<T>& m, double rel, std::size_t n,
-                                   std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  const double diag = double(test::diagonal_length(m));
-  std::vector<Vec3<T>> pts;
-  while (pts.size() < 2 * n) {
-    const std::size_t t = std::size_t(u(rng) * double(m.num_triangles())) % m.num_triangles();
-    const Vec3d a = m.corner(t, 0).template cast<double>(), b = m.corner(t, 1).template cast<double>(),
-                c = m.corner(t, 2).template cast<double>();
-    Vec3d nrm = cross(b - a, c - a);
-    if (squared_norm(nrm) == 0) continue;
-    nrm = nrm / std::sqrt(squared_norm(nrm));
-    double s = u(rng), r = u(rng);
-    if (s + r > 1) s = 1 - s, r = 1 - r;
-    const Vec3d q = a + (b - a) * s + (c - a) * r;
-    pts.push_back((q + nrm * (rel * diag)).cast<T>());
-    pts.push_back((q - nrm * (rel * diag)).cast<T>());
-  }
-  return pts;
-}
 
 /// On a closed, outward mesh: every signed distance has the exact parity's sign
 /// and the BruteForce twin's distance, and the side it was offset to.
@@ -78,7 +54,7 @@ void check_closed(const TriangleMesh<T>& m, const char* name) {
   const std::size_t n = std::size_t(test::scaled_count(300, 40));
   for (const double rel : {1e-3, 1e-6, 1e-9, 1e-12}) {
     if (std::is_same_v<T, float> && rel < 1e-6) continue;  // below float's resolution
-    const std::vector<Vec3<T>> pts = offset_points(m, rel, n, 11);
+    const std::vector<Vec3<T>> pts = test::offset_points(m, rel, n, 11);
     std::size_t wrong = 0, side = 0;
     for (std::size_t i = 0; i < pts.size(); ++i) {
       const MeshSignedDistance<T> s = index.signed_distance(pts[i]);
@@ -121,7 +97,7 @@ TEST(IndexSignedDistance, OpenMeshesAgainstTheExactSum) {
     const MeshIndex<double> index(m);
     const BruteForce<double> brute(m);
     std::vector<Vec3d> pts = test::query_points(m, std::size_t(test::scaled_count(800, 80)), 9);
-    for (const Vec3d& p : offset_points(m, 1e-9, std::size_t(test::scaled_count(200, 30)), 4))
+    for (const Vec3d& p : test::offset_points(m, 1e-9, std::size_t(test::scaled_count(200, 30)), 4))
       pts.push_back(p);
     std::size_t wrong = 0, checked = 0;
     for (const Vec3d& p : pts) {
