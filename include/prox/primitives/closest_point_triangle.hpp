@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <utility>
 
 #include "prox/core/vec.hpp"
 #include "prox/primitives/expansion.hpp"
@@ -611,17 +612,26 @@ template <> struct ReferenceScale<float> {
   static constexpr int ap_exp = 60;
 };
 
+/// The edges' size m (largest |component| of ab, ac) and p's offset r
+/// (largest |component| of ap) that reference_in_range and
+/// reference_rescaled measure.
+template <class T>
+std::pair<T, T> reference_sizes(const Vec3<T>& ab, const Vec3<T>& ac, const Vec3<T>& ap) {
+  using std::abs;
+  T m = T(0), r = T(0);
+  for (int i = 0; i < 3; ++i) {
+    m = std::max(m, std::max(abs(ab[i]), abs(ac[i])));
+    r = std::max(r, abs(ap[i]));
+  }
+  return {m, r};
+}
+
 template <class T>
 bool reference_in_range(const Vec3<T>& ab, const Vec3<T>& ac, const Vec3<T>& ap) {
   if constexpr (!ScalarTraits<T>::is_ieee) {
     return true;
   } else {
-    using std::abs;
-    T m = T(0), r = T(0);
-    for (int i = 0; i < 3; ++i) {
-      m = std::max(m, std::max(abs(ab[i]), abs(ac[i])));
-      r = std::max(r, abs(ap[i]));
-    }
+    const auto [m, r] = reference_sizes(ab, ac, ap);
     return m >= std::ldexp(T(1), KernelScale<T>::min_exp) &&
            m <= std::ldexp(T(1), KernelScale<T>::max_exp) &&
            r <= std::ldexp(T(1), ReferenceScale<T>::ap_exp);
@@ -654,17 +664,12 @@ template <class T, class Kernel>
     r.feature = w.feature;
     return r;
   } else {
-    using std::abs;
     const Vec3<T> corners[3] = {a, b, c};
     const Vec3<T> ab = b - a, ac = c - a, ap = p - a;
     if (!all_finite(ap) || !all_finite(ab) || !all_finite(ac))
       return closest_on_edges<T, void>(p, corners);
-    T m = T(0), r = T(0);
-    for (int i = 0; i < 3; ++i) {
-      m = std::max(m, std::max(abs(ab[i]), abs(ac[i])));
-      r = std::max(r, abs(ap[i]));
-    }
-    m = std::max(m, std::ldexp(r, -ReferenceScale<T>::ap_exp));
+    const auto [edges, r] = reference_sizes(ab, ac, ap);
+    const T m = std::max(edges, std::ldexp(r, -ReferenceScale<T>::ap_exp));
     if (!(m > T(0))) return closest_on_edges<T, void>(p, corners);  // p = a = b = c
     int e = 0;
     std::frexp(m, &e);

@@ -165,8 +165,8 @@ RayTriangleHit<T> ray_triangle_moller_trumbore(const Ray<T>& ray, const Vec3<T>&
   const Vec3<T> e2 = c - a;
   const Vec3<T> tv = ray.origin - a;
   if constexpr (ScalarTraits<T>::is_ieee) {
-    constexpr T hi = std::is_same_v<T, float> ? T(0x1p32) : T(0x1p300);
-    constexpr T lo = T(1) / hi;
+    const T hi = detail::pow2_or_zero<T>(detail::MollerTrumboreScale<T>::exp);
+    const T lo = detail::pow2_or_zero<T>(-detail::MollerTrumboreScale<T>::exp);
     const T me = std::max(detail::max_abs_component(e1), detail::max_abs_component(e2));
     const T md = detail::max_abs_component(ray.direction);
     if (!(me >= lo && me <= hi && md >= lo && md <= hi && detail::max_abs_component(tv) <= hi))
