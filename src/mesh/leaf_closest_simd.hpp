@@ -9,7 +9,10 @@
 // runs on little more than the triangles that improve the answer or tie it.
 // Box bounds alone let ~100 triangles per far query (bunny) through.
 //
-// Bounds, all conservative; a triangle's bound is their maximum:
+// Bounds, all conservative; a triangle's bound is their maximum, computed in
+// stages (box, vertex, plane + edges), each only for a block with a live lane
+// that the stages before left within the best distance (on far points the
+// vertex bound rejects most blocks the box bound passes, see docs/engine.md):
 // - box: the distance to the triangle's box (min and max of its float corners),
 //   as bvh::box_lower_bound computes it.
 // - plane + edges (face and edge regions): with n = ab x ac, h = |n.ap| / |n|
@@ -91,7 +94,8 @@ PROX_FORCE_INLINE void load(const LeafPack<float>* pk, int k, int a, __m256& v) 
 
 /// The bounds of one block (V: 4 or 8 lanes) of triangles, the packs from
 /// pk, into lb[0 .. lanes); `live` masks the lanes that hold leaf slots.
-/// Returns the live lanes whose bound is at most bound_now.
+/// Returns the live lanes whose bound is at most bound_now (where none is,
+/// lb holds the stages computed so far, still lower bounds).
 template <class V>
 PROX_FORCE_INLINE unsigned pack_bounds(const bvh::PointQuery& q, const float p[3],
                                    const LeafPack<float>* pk, unsigned live, float bound_now,
@@ -229,8 +233,8 @@ PROX_FORCE_INLINE unsigned pack_bounds(const bvh::PointQuery& q, const float p[3
 
 /// lb[i] (i < n <= 16) = a lower bound of the squared distance from p (q: the
 /// same as a float interval) to the leaf triangle in slot i of `packs` (the
-/// leaf's packs, in order): its box bound, raised to the plane + edge bound
-/// (when `plane_bound`) where that is safe. Eight triangles (two packs) per
+/// leaf's packs, in order): its box bound, raised to the vertex and plane +
+/// edge bounds where those are safe (see pack_bounds). Eight triangles (two packs) per
 /// block in the AVX2 / AVX-512 builds while more than four are left, four
 /// otherwise. lb has room for n rounded up to 4. Returns the mask of the slots
 /// i < n whose bound is at most bound_now (bit i: slot i).
