@@ -9,7 +9,10 @@
 // runs on little more than the triangles that improve the answer or tie it.
 // Box bounds alone let ~100 triangles per far query (bunny) through.
 //
-// Bounds, all conservative; a triangle's bound is their maximum:
+// Bounds, all conservative; a triangle's bound is their maximum, computed in
+// stages (box, vertex, plane + edges), each only for a block with a live lane
+// that the stages before left within the best distance (on far points the
+// vertex bound rejects most blocks the box bound passes, see docs/engine.md):
 // - box: the distance to the triangle's box (min and max of its float corners),
 //   as bvh::box_lower_bound computes it.
 // - plane + edges (face and edge regions): with n = ab x ac, h = |n.ap| / |n|
@@ -91,7 +94,8 @@ PROX_FORCE_INLINE void load(const LeafPack<float>* pk, int k, int a, __m256& v) 
 
 /// The bounds of one block (V: 4 or 8 lanes) of triangles, the packs from
 /// pk, into lb[0 .. lanes); `live` masks the lanes that hold leaf slots.
-/// Returns the live lanes whose bound is at most bound_now.
+/// Returns the live lanes whose bound is at most bound_now (where none is,
+/// lb holds the stages computed so far, still lower bounds).
 template <class V>
 PROX_FORCE_INLINE unsigned pack_bounds(const bvh::PointQuery& q, const float p[3],
                                    const LeafPack<float>* pk, unsigned live, float bound_now,
@@ -149,11 +153,47 @@ PROX_FORCE_INLINE unsigned pack_bounds(const bvh::PointQuery& q, const float p[3
       d[k][a] = sub(P[a], Vc[k][a]);
     }
   }
+  const V lab = abs_sum(e[0]), lac = abs_sum(e[2]);
+  V vtx;
+  {
+    // Vertex regions: with d_k = p - c_k, e_k = c_{k+1} - c_k and j = k - 1,
+    // corner k is the nearest point when d_k.e_k <= 0 and d_k.e_j >= 0
+    // (d_k.e_j = d_j.e_j - e_j.e_j). The float dots are off by at most
+    // delta = 6u (|d_0| + L) L (L1 norms, L the L1 perimeter, u = 2^-24), and
+    // for true dots within delta of the region every point c_k + s e_k -
+    // t e_j (s, t >= 0, s + t <= 1) of the triangle is at least
+    // |d_k|^2 - 2 delta away: so |d_k|^2 (1 - 2^-18) - 2^-18 (|d_0| + L) L -
+    // 2^-120 (subnormal products) is a lower bound for any triangle, thin or
+    // not. |d_k|^2 in [2^-100, 2^100] only (no underflow or overflow).
+    V t[3], ee[3];
+    for (int k = 0; k < 3; ++k) {
+      t[k] = dot3(d[k], e[k]);
+      ee[k] = dot3(e[k], e[k]);
+    }
+    V vd = zero;
+    for (int k = 0; k < 3; ++k) {
+      const int j = k == 0 ? 2 : k - 1;
+      const V in = band(le(t[k], zero), ge(sub(t[j], ee[j]), zero));
+      vd = max(vd, band(in, dot3(d[k], d[k])));
+    }
+    const V per = add(add(lab, lac), abs_sum(e[1]));
+    const V m = add(mul(mul(add(abs_sum(d[0]), per), per), splat(1.0f / 262144.0f)),
+                    splat(0x1p-120f));
+    const V vb = mul(sub(mul(vd, splat(1.0f - 1.0f / 262144.0f)), m), splat(bvh::kShrink));
+    const V vok = band(band(ge(vd, splat(0x1p-100f)), le(vd, splat(0x1p100f))), ge(vb, zero));
+    vtx = band(vok, vb);
+  }
+  V best = max(box_lb, vtx);
+  // The vertex bound alone rejects most blocks of far queries: the plane +
+  // edge bound is computed only when it does not.
+  if ((mask(le(best, limit)) & live) == 0) {
+    store(lb, best);
+    return 0;
+  }
   const V ac[3] = {sub(zero, e[2][0]), sub(zero, e[2][1]), sub(zero, e[2][2])};
   V nrm[3];
   cross3(e[0], ac, nrm);
   const V nn = dot3(nrm, nrm);
-  const V lab = abs_sum(e[0]), lac = abs_sum(e[2]);
   // Usable when nn >= (|ab| |ac| / 8)^2; L1 >= L2, so compare with L1 / 8.
   const V scale = mul(mul(lab, lac), splat(1.0f / 8.0f));
   // And |n|^2 in [2^-100, 2^100]: a triangle far below or above float's
@@ -186,43 +226,15 @@ PROX_FORCE_INLINE unsigned pack_bounds(const bvh::PointQuery& q, const float p[3
   const V finite = le(bound, splat(std::numeric_limits<float>::max()));
   const V ok = band(usable, band(ge(bound, zero), finite));
   bound = band(ok, bound);
-  V best = max(box_lb, bound);
-  {
-    // Vertex regions: with d_k = p - c_k, e_k = c_{k+1} - c_k and j = k - 1,
-    // corner k is the nearest point when d_k.e_k <= 0 and d_k.e_j >= 0
-    // (d_k.e_j = d_j.e_j - e_j.e_j). The float dots are off by at most
-    // delta = 6u (|d_0| + L) L (L1 norms, L the L1 perimeter, u = 2^-24), and
-    // for true dots within delta of the region every point c_k + s e_k -
-    // t e_j (s, t >= 0, s + t <= 1) of the triangle is at least
-    // |d_k|^2 - 2 delta away: so |d_k|^2 (1 - 2^-18) - 2^-18 (|d_0| + L) L -
-    // 2^-120 (subnormal products) is a lower bound for any triangle, thin or
-    // not. |d_k|^2 in [2^-100, 2^100] only (no underflow or overflow).
-    V t[3], ee[3];
-    for (int k = 0; k < 3; ++k) {
-      t[k] = dot3(d[k], e[k]);
-      ee[k] = dot3(e[k], e[k]);
-    }
-    V vd = zero;
-    for (int k = 0; k < 3; ++k) {
-      const int j = k == 0 ? 2 : k - 1;
-      const V in = band(le(t[k], zero), ge(sub(t[j], ee[j]), zero));
-      vd = max(vd, band(in, dot3(d[k], d[k])));
-    }
-    const V per = add(add(lab, lac), abs_sum(e[1]));
-    const V m = add(mul(mul(add(abs_sum(d[0]), per), per), splat(1.0f / 262144.0f)),
-                    splat(0x1p-120f));
-    const V vb = mul(sub(mul(vd, splat(1.0f - 1.0f / 262144.0f)), m), splat(bvh::kShrink));
-    const V vok = band(band(ge(vd, splat(0x1p-100f)), le(vd, splat(0x1p100f))), ge(vb, zero));
-    best = max(best, band(vok, vb));
-  }
+  best = max(best, bound);
   store(lb, best);
   return mask(le(best, limit)) & live;
 }
 
 /// lb[i] (i < n <= 16) = a lower bound of the squared distance from p (q: the
 /// same as a float interval) to the leaf triangle in slot i of `packs` (the
-/// leaf's packs, in order): its box bound, raised to the plane + edge bound
-/// (when `plane_bound`) where that is safe. Eight triangles (two packs) per
+/// leaf's packs, in order): its box bound, raised to the vertex and plane +
+/// edge bounds where those are safe (see pack_bounds). Eight triangles (two packs) per
 /// block in the AVX2 / AVX-512 builds while more than four are left, four
 /// otherwise. lb has room for n rounded up to 4. Returns the mask of the slots
 /// i < n whose bound is at most bound_now (bit i: slot i).

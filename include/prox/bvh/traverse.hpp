@@ -257,31 +257,34 @@ struct Walk {
           cur = e;
           return true;
         }
-        // Several: straight onto the stack, sorted so that the nearest is on
-        // top; inner ones are prefetched (traversal time is mostly waiting for
-        // node lines), leaves through the caller's prefetch.
+        // Several: straight onto the stack, keys descending so that the
+        // nearest ends on top (equal keys in lane order, the later higher).
+        // Each child's place is the number of entered children with a larger
+        // key, or an equal one in an earlier lane: a permutation, since
+        // entered keys are never NaN (they passed a <= compare). One
+        // broadcast and two compares a child, where the insertion sort this
+        // replaces cost ~65 instructions a node (callgrind, bunny cp-far).
+        // Inner children are prefetched (traversal time is mostly waiting
+        // for node lines), leaves through the caller's prefetch.
         StackEntry* kids = stack + top;
-        int nk = 0;
-        for (;;) {
-          if (e.count == 0) {
-            const char* line = reinterpret_cast<const char*>(base + e.child);
+        const unsigned all = mask | (1u << k);
+        const int nk = std::popcount(all);
+        const F8 kv = simd::load8(key);
+        for (unsigned m = all; m != 0; m &= m - 1) {
+          const int c = std::countr_zero(m);
+          const F8 kc = simd::set8(key[c]);
+          const unsigned le = simd::le_mask8(kv, kc), ge = simd::le_mask8(kc, kv);
+          const unsigned before = (ge & ((1u << c) - 1u)) | ~le;
+          kids[std::popcount(all & before)] = StackEntry{n.child[c], n.count[c], key[c]};
+          if (n.count[c] == 0) {
+            const char* line = reinterpret_cast<const char*>(base + n.child[c]);
             prefetch_l1(line);
             prefetch_l1(line + 64);
             prefetch_l1(line + 128);
             prefetch_l1(line + 192);
           } else {
-            prefetch(e.child);
+            prefetch(n.child[c]);
           }
-          int j = nk++;  // insertion: keys descending, so the smallest ends last
-          while (j > 0 && kids[j - 1].key < e.key) {
-            kids[j] = kids[j - 1];
-            --j;
-          }
-          kids[j] = e;
-          if (mask == 0) break;
-          k = std::countr_zero(mask);
-          mask &= mask - 1;
-          e = StackEntry{n.child[k], n.count[k], key[k]};
         }
         top += nk - 1;
         cur = kids[nk - 1];
