@@ -2,6 +2,7 @@
 // (FastWindingNumber::decide_sign's O(1) answers): the zero-boundary test and
 // the grid of free cells, flood-filled into components.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -32,6 +33,7 @@ constexpr double kGridMarginFloor = 1e-6;
 // most kGridSubBudget sub-cells per cell of the grid or kGridSubFloor in all,
 // whichever is more (else no second level).
 constexpr std::int64_t kGridSub = 4;
+static_assert(std::has_single_bit(std::uint64_t(kGridSub)));
 constexpr double kGridSubBudget = 4.0;
 constexpr double kGridSubFloor = double(1 << 22);  // 16 MB: any mesh may have this many
 // A grid whose counted margin would exceed this (coordinates too large for the
@@ -205,9 +207,12 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
     const std::int64_t ns[3] = {g.n[0] * s, g.n[1] * s, g.n[2] * s};
     mark(hs, ns, kGridMarginFloor + 64.0 * kU * big / hs,
          [&](std::int64_t x, std::int64_t y, std::int64_t z) {
-           const std::int32_t c = g.label[std::size_t(x / s * sx + y / s * sy + z / s * sz)];
+           // x, y, z >= 0 and s a power of two: / and % as shifts and masks.
+           constexpr int lg = std::countr_zero(std::uint64_t(s));
+           const std::int32_t c = g.label[std::size_t((x >> lg) * sx + (y >> lg) * sy +
+                                                      (z >> lg) * sz)];
            if (c > FastWindingGrid::kFirstSlot) return;  // a free cell: its own test freed it
-           const std::int64_t local = x % s + s * (y % s + s * (z % s));
+           const std::int64_t local = (x & (s - 1)) + s * ((y & (s - 1)) + s * (z & (s - 1)));
            g.fine[std::size_t(std::int64_t(FastWindingGrid::kFirstSlot - c) * s3 + local)] =
                FastWindingGrid::kOccupied;
          });
@@ -231,7 +236,7 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
   };
   // Joins provisional label o into the node's label cur (a new one if none).
   auto join = [&](std::int32_t& cur, std::int32_t o) {
-    if (o < 0) return;  // occupied
+    if (o < 0 || o == cur) return;  // occupied, or already joined
     if (cur < 0) {
       cur = o;
       return;
