@@ -168,22 +168,31 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
       const double a1 = (std::abs(a[0]) + std::abs(a[1]) + std::abs(a[2])) * inv;
       const double hh = 0.5 + mc;
       const bool few = i1[0] - i0[0] + i1[1] - i0[1] + i1[2] - i0[2] <= 2;  // few cells: mark all
-      for (std::int64_t z = i0[2]; z <= i1[2]; ++z)
-        for (std::int64_t y = i0[1]; y <= i1[1]; ++y)
+      // The terms that do not change along a row or a plane are computed there
+      // (the same operations in the same order: the same bits).
+      const double lo0 = g.lo[0], lo1 = g.lo[1], lo2 = g.lo[2];
+      const double hn1 = hh * n1, ke1 = 1e-9 * e1;
+      for (std::int64_t z = i0[2]; z <= i1[2]; ++z) {
+        const double mz = lo2 + (double(z) + 0.5) * hc;
+        const double dz = (mz - a[2]) * inv;
+        const double nz = nrm[2] * dz, adz = std::abs(dz), amz = std::abs(mz);
+        for (std::int64_t y = i0[1]; y <= i1[1]; ++y) {
+          const double my = lo1 + (double(y) + 0.5) * hc;
+          const double dy = (my - a[1]) * inv;
+          const double ny = nrm[1] * dy, ady = std::abs(dy), amy = std::abs(my);
           for (std::int64_t x = i0[0]; x <= i1[0]; ++x) {
             if (!few) {
-              const double mx = g.lo[0] + (double(x) + 0.5) * hc;
-              const double my = g.lo[1] + (double(y) + 0.5) * hc;
-              const double mz = g.lo[2] + (double(z) + 0.5) * hc;
-              const double dx = (mx - a[0]) * inv, dy = (my - a[1]) * inv, dz = (mz - a[2]) * inv;
-              const double dot = nrm[0] * dx + nrm[1] * dy + nrm[2] * dz;
-              const double reach = hh * n1 + 1e-9 * e1 *
-                                   (std::abs(dx) + std::abs(dy) + std::abs(dz) + 1 + a1 +
-                                    (std::abs(mx) + std::abs(my) + std::abs(mz)) * inv);
+              const double mx = lo0 + (double(x) + 0.5) * hc;
+              const double dx = (mx - a[0]) * inv;
+              const double dot = nrm[0] * dx + ny + nz;
+              const double reach = hn1 + ke1 * (std::abs(dx) + ady + adz + 1 + a1 +
+                                                (std::abs(mx) + amy + amz) * inv);
               if (!(std::abs(dot) <= reach) && std::isfinite(dot)) continue;  // the plane misses it
             }
             on_cell(x, y, z);
           }
+        }
+      }
     }
   };
   mark(h, g.n, margin, [&](std::int64_t x, std::int64_t y, std::int64_t z) {
