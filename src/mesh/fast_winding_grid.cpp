@@ -2,6 +2,7 @@
 // (FastWindingNumber::decide_sign's O(1) answers): the zero-boundary test and
 // the grid of free cells, flood-filled into components.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -32,6 +33,7 @@ constexpr double kGridMarginFloor = 1e-6;
 // most kGridSubBudget sub-cells per cell of the grid or kGridSubFloor in all,
 // whichever is more (else no second level).
 constexpr std::int64_t kGridSub = 4;
+static_assert(std::has_single_bit(std::uint64_t(kGridSub)));
 constexpr double kGridSubBudget = 4.0;
 constexpr double kGridSubFloor = double(1 << 22);  // 16 MB: any mesh may have this many
 // A grid whose counted margin would exceed this (coordinates too large for the
@@ -166,22 +168,31 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
       const double a1 = (std::abs(a[0]) + std::abs(a[1]) + std::abs(a[2])) * inv;
       const double hh = 0.5 + mc;
       const bool few = i1[0] - i0[0] + i1[1] - i0[1] + i1[2] - i0[2] <= 2;  // few cells: mark all
-      for (std::int64_t z = i0[2]; z <= i1[2]; ++z)
-        for (std::int64_t y = i0[1]; y <= i1[1]; ++y)
+      // The terms that do not change along a row or a plane are computed there
+      // (the same operations in the same order: the same bits).
+      const double lo0 = g.lo[0], lo1 = g.lo[1], lo2 = g.lo[2];
+      const double hn1 = hh * n1, ke1 = 1e-9 * e1;
+      for (std::int64_t z = i0[2]; z <= i1[2]; ++z) {
+        const double mz = lo2 + (double(z) + 0.5) * hc;
+        const double dz = (mz - a[2]) * inv;
+        const double nz = nrm[2] * dz, adz = std::abs(dz), amz = std::abs(mz);
+        for (std::int64_t y = i0[1]; y <= i1[1]; ++y) {
+          const double my = lo1 + (double(y) + 0.5) * hc;
+          const double dy = (my - a[1]) * inv;
+          const double ny = nrm[1] * dy, ady = std::abs(dy), amy = std::abs(my);
           for (std::int64_t x = i0[0]; x <= i1[0]; ++x) {
             if (!few) {
-              const double mx = g.lo[0] + (double(x) + 0.5) * hc;
-              const double my = g.lo[1] + (double(y) + 0.5) * hc;
-              const double mz = g.lo[2] + (double(z) + 0.5) * hc;
-              const double dx = (mx - a[0]) * inv, dy = (my - a[1]) * inv, dz = (mz - a[2]) * inv;
-              const double dot = nrm[0] * dx + nrm[1] * dy + nrm[2] * dz;
-              const double reach = hh * n1 + 1e-9 * e1 *
-                                   (std::abs(dx) + std::abs(dy) + std::abs(dz) + 1 + a1 +
-                                    (std::abs(mx) + std::abs(my) + std::abs(mz)) * inv);
+              const double mx = lo0 + (double(x) + 0.5) * hc;
+              const double dx = (mx - a[0]) * inv;
+              const double dot = nrm[0] * dx + ny + nz;
+              const double reach = hn1 + ke1 * (std::abs(dx) + ady + adz + 1 + a1 +
+                                                (std::abs(mx) + amy + amz) * inv);
               if (!(std::abs(dot) <= reach) && std::isfinite(dot)) continue;  // the plane misses it
             }
             on_cell(x, y, z);
           }
+        }
+      }
     }
   };
   mark(h, g.n, margin, [&](std::int64_t x, std::int64_t y, std::int64_t z) {
@@ -205,90 +216,124 @@ void build_grid(const TriangleMesh<T>& m, FastWindingGrid& g) {
     const std::int64_t ns[3] = {g.n[0] * s, g.n[1] * s, g.n[2] * s};
     mark(hs, ns, kGridMarginFloor + 64.0 * kU * big / hs,
          [&](std::int64_t x, std::int64_t y, std::int64_t z) {
-           const std::int32_t c = g.label[std::size_t(x / s * sx + y / s * sy + z / s * sz)];
+           // x, y, z >= 0 and s a power of two: / and % as shifts and masks.
+           constexpr int lg = std::countr_zero(std::uint64_t(s));
+           const std::int32_t c = g.label[std::size_t((x >> lg) * sx + (y >> lg) * sy +
+                                                      (z >> lg) * sz)];
            if (c > FastWindingGrid::kFirstSlot) return;  // a free cell: its own test freed it
-           const std::int64_t local = x % s + s * (y % s + s * (z % s));
+           const std::int64_t local = (x & (s - 1)) + s * ((y & (s - 1)) + s * (z & (s - 1)));
            g.fine[std::size_t(std::int64_t(FastWindingGrid::kFirstSlot - c) * s3 + local)] =
                FastWindingGrid::kOccupied;
          });
   }
 
-  // Flood fill (6-connected) over free cells and free sub-cells. Node ids:
-  // a cell's index, or total + its index in fine.
-  std::int32_t comps = 0;
-  std::vector<std::int64_t> queue;
-  auto labelled = [&](std::int64_t node) -> std::int32_t& {
-    return node < total ? g.label[std::size_t(node)] : g.fine[std::size_t(node - total)];
+  // Components (6-connected) of free cells and free sub-cells, in one scan
+  // in memory order with a union-find over provisional labels: each free node
+  // joins its free neighbours at -x, -y and -z, which the scan has labelled
+  // already (sub-cells join across their cell's faces, with each other and
+  // with free cells). Every adjacency has one later node, so this is the graph
+  // a flood fill walks. The components are then numbered by their first node,
+  // cells first and then sub-cells, as a flood fill in that order numbers them.
+  std::vector<std::int32_t> parent;  // provisional label -> a smaller one, or itself
+  auto find = [&](std::int32_t x) {
+    while (parent[std::size_t(x)] != x) {
+      const std::int32_t up = parent[std::size_t(parent[std::size_t(x)])];
+      parent[std::size_t(x)] = up;
+      x = up;
+    }
+    return x;
   };
-  auto visit = [&](std::int64_t node, std::int32_t c) {
-    std::int32_t& l = labelled(node);
-    if (l != kFree) return;
-    l = c;
-    queue.push_back(node);
+  // Joins provisional label o into the node's label cur (a new one if none).
+  auto join = [&](std::int32_t& cur, std::int32_t o) {
+    if (o < 0 || o == cur) return;  // occupied, or already joined
+    if (cur < 0) {
+      cur = o;
+      return;
+    }
+    std::int32_t r = find(cur), q = find(o);
+    if (r == q) return;
+    if (r < q) std::swap(r, q);
+    parent[std::size_t(r)] = q;
+  };
+  auto fresh = [&](std::int32_t& cur) {
+    if (cur >= 0) return;
+    cur = std::int32_t(parent.size());
+    parent.push_back(cur);
   };
   const std::int64_t stride[3] = {sx, sy, sz};
-  auto cell_xyz = [&](std::int64_t i, std::int64_t xyz[3]) {
-    xyz[0] = i % g.n[0];
-    xyz[1] = (i / g.n[0]) % g.n[1];
-    xyz[2] = i / sz;
-  };
-  auto fill = [&](std::int64_t start) {
-    if (labelled(start) != kFree) return;
-    const std::int32_t c = comps++;
-    visit(start, c);
-    while (!queue.empty()) {
-      const std::int64_t node = queue.back();
-      queue.pop_back();
-      std::int64_t cell, l[3] = {0, 0, 0};
-      const bool is_fine = node >= total;
-      if (is_fine) {
-        const std::int64_t f = node - total, slot = f / s3, local = f % s3;
-        cell = slot_cell[std::size_t(slot)];
-        l[0] = local % s;
-        l[1] = (local / s) % s;
-        l[2] = local / (s * s);
-      } else {
-        cell = node;
-      }
-      std::int64_t xyz[3] = {-1, -1, -1};  // the cell's coordinates, found when first needed
-      for (int a = 0; a < 3; ++a)
-        for (const int dir : {-1, 1}) {
-          if (is_fine && l[a] + dir >= 0 && l[a] + dir < s) {  // within the same cell
-            visit(node + dir * (a == 0 ? 1 : a == 1 ? s : s * s), c);
-            continue;
-          }
-          if (xyz[0] < 0) cell_xyz(cell, xyz);
-          const std::int64_t nxyz = xyz[a] + dir;
-          if (nxyz < 0 || nxyz >= g.n[a]) continue;
-          const std::int64_t other = cell + dir * stride[a];
-          const std::int32_t ol = g.label[std::size_t(other)];
-          if (ol > FastWindingGrid::kFirstSlot) {  // free (or occupied without sub-cells)
-            if (ol != FastWindingGrid::kOccupied) visit(other, c);
-            continue;
-          }
-          // The neighbour cell has sub-cells: those on the shared face.
-          const std::int64_t base = total + std::int64_t(FastWindingGrid::kFirstSlot - ol) * s3;
-          const std::int64_t face = dir > 0 ? 0 : s - 1;
-          const int b = (a + 1) % 3, d = (a + 2) % 3;
-          const std::int64_t span = is_fine ? 1 : s;
-          for (std::int64_t u = 0; u < span; ++u)
-            for (std::int64_t v = 0; v < span; ++v) {
-              std::int64_t m3[3];
-              m3[a] = face;
-              if (is_fine) {  // the one sub-cell across the face
-                m3[b] = l[b];
-                m3[d] = l[d];
-              } else {
-                m3[b] = u;
-                m3[d] = v;
-              }
-              visit(base + m3[0] + s * (m3[1] + s * m3[2]), c);
+  constexpr std::int64_t face_step[3] = {1, s, s * s};  // a sub-cell's step along each axis
+  auto slot_of = [&](std::int32_t l) { return std::int64_t(FastWindingGrid::kFirstSlot - l); };
+  for (std::int64_t z = 0, i = 0; z < g.n[2]; ++z)
+    for (std::int64_t y = 0; y < g.n[1]; ++y)
+      for (std::int64_t x = 0; x < g.n[0]; ++x, ++i) {
+        const std::int32_t li = g.label[std::size_t(i)];
+        const std::int64_t xyz[3] = {x, y, z};
+        if (li == kFree) {  // a free cell: its neighbour cells, or their sub-cells on the face
+          std::int32_t cur = -1;
+          for (int a = 0; a < 3; ++a) {
+            if (xyz[a] == 0) continue;
+            const std::int32_t o = g.label[std::size_t(i - stride[a])];
+            if (o > FastWindingGrid::kFirstSlot) {
+              join(cur, o);
+              continue;
             }
+            const int b = (a + 1) % 3, d = (a + 2) % 3;
+            const std::int64_t base = slot_of(o) * s3 + (s - 1) * face_step[a];
+            for (std::int64_t u = 0; u < s; ++u)
+              for (std::int64_t v = 0; v < s; ++v)
+                join(cur, g.fine[std::size_t(base + u * face_step[b] + v * face_step[d])]);
+          }
+          fresh(cur);
+          g.label[std::size_t(i)] = cur;
+          continue;
         }
-    }
+        if (li > FastWindingGrid::kFirstSlot) continue;  // occupied without sub-cells
+        const std::int64_t base = slot_of(li) * s3;
+        std::int64_t nb_base[3];  // the neighbour cell's slot base, -1 free, -2 none/occupied
+        std::int32_t nb_label[3];
+        for (int a = 0; a < 3; ++a) {
+          nb_base[a] = -2;
+          nb_label[a] = -1;
+          if (xyz[a] == 0) continue;
+          const std::int32_t o = g.label[std::size_t(i - stride[a])];
+          if (o > FastWindingGrid::kFirstSlot) {
+            nb_base[a] = -1;
+            nb_label[a] = o;
+          } else {
+            nb_base[a] = slot_of(o) * s3;
+          }
+        }
+        for (std::int64_t lz = 0, f = base; lz < s; ++lz)
+          for (std::int64_t ly = 0; ly < s; ++ly)
+            for (std::int64_t lx = 0; lx < s; ++lx, ++f) {
+              if (g.fine[std::size_t(f)] != kFree) continue;
+              const std::int64_t l[3] = {lx, ly, lz};
+              std::int32_t cur = -1;
+              for (int a = 0; a < 3; ++a) {
+                if (l[a] > 0) {
+                  join(cur, g.fine[std::size_t(f - face_step[a])]);
+                } else if (nb_base[a] == -1) {
+                  join(cur, nb_label[a]);
+                } else if (nb_base[a] >= 0) {  // the sub-cell across the face
+                  join(cur, g.fine[std::size_t(nb_base[a] + (f - base) + (s - 1) * face_step[a])]);
+                }
+              }
+              fresh(cur);
+              g.fine[std::size_t(f)] = cur;
+            }
+      }
+  // Numbered by first node; parent[p] <= p, so one pass in order leaves roots.
+  for (std::size_t p = 0; p < parent.size(); ++p) parent[p] = parent[std::size_t(parent[p])];
+  std::vector<std::int32_t> number(parent.size(), -1);
+  std::int32_t comps = 0;
+  auto renumber = [&](std::int32_t& l) {
+    if (l < 0) return;
+    std::int32_t& k = number[std::size_t(parent[std::size_t(l)])];
+    if (k < 0) k = comps++;
+    l = k;
   };
-  for (std::int64_t i = 0; i < total; ++i) fill(i);
-  for (std::size_t i = 0; i < g.fine.size(); ++i) fill(total + std::int64_t(i));
+  for (auto& l : g.label) renumber(l);
+  for (auto& l : g.fine) renumber(l);
   g.value = std::vector<std::atomic<std::int32_t>>(std::size_t(comps));
   for (auto& v : g.value) v.store(FastWindingGrid::kUnknown, std::memory_order_relaxed);
   // Cell (0,0,0) lies outside the mesh's box (two cells of padding), where a
