@@ -6,8 +6,8 @@
 // and a node becomes a leaf when that is cheaper than splitting (or it is small
 // enough and no split helps). Nodes larger than max_leaf_size are always split
 // (at the median when every centroid coincides). Subtrees are built in
-// parallel with TBB; node numbering is fixed by the primitive ranges, so the
-// result is identical for any thread count. The binary tree is then collapsed
+// parallel with TBB; the tree does not depend on the order in which threads
+// split, so the result is identical for any thread count. The binary tree is then collapsed
 // into 8-wide nodes (collapse opens the largest-surface child first). A leaf
 // costs its slot count (rounded up to kLeafAlign) in the SAH, since leaf
 // primitives are tested four at a time.
