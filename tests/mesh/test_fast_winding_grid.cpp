@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../../src/mesh/fast_winding_data.hpp"  // internal: FastWindingGrid, build_grid
+#include "fast_winding_data.hpp"  // internal (src/mesh/): FastWindingGrid, build_grid
 #include "mesh_support.hpp"
 
 namespace prox {
