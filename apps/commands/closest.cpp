@@ -91,8 +91,8 @@ int run_closest(const ClosestOptions& o) {
     if constexpr (std::is_same_v<T, double>) {
       if (o.signed_distance) {
         const SignedMesh<MeshIndex<double>>& sm = *signer.mesh;
-        batch_map(std::span<SignedClosestPoint<double>>(sd).subspan(b, e - b),
-                  [&](std::size_t i) { return sm.query(in[i], max_distance); }, batch);
+        batch_map_points(in, std::span<SignedClosestPoint<double>>(sd).subspan(b, e - b),
+                         [&](std::size_t i) { return sm.query(in[i], max_distance); }, batch);
         for (std::size_t i = b; i < e; ++i) cp[i] = sd[i].closest;
         return;
       }

@@ -27,7 +27,8 @@ inline void add_cli_options(CLI::App& app, Options& options) {
       ->capture_default_str();
   app.add_option("--runs", options.runs, "timed runs per figure (the median is printed)")
       ->capture_default_str();
-  app.add_option("--peers", options.peers, "peers beside prox: embree,embree16,cgal (none: '')")
+  app.add_option("--peers", options.peers, "peers beside prox: embree,embree16,cgal,prox-given-order (prox with "
+                 "BatchOptions::spatial_order off; none: '')")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--precision", options.precisions, "prox rows: float,double")

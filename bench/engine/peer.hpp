@@ -63,8 +63,9 @@ class Peer {
   virtual std::vector<RayAnswer> ray_answers() const = 0;
 };
 
-/// prox's MeshIndex, float or double (null if the mesh engine was not built).
-std::unique_ptr<Peer> make_prox_peer(bool double_precision);
+/// prox's MeshIndex, float or double (null if the mesh engine was not built);
+/// spatial_order false: BatchOptions::spatial_order off (peer "prox-given-order").
+std::unique_ptr<Peer> make_prox_peer(bool double_precision, bool spatial_order = true);
 /// Null when prox-bench was compiled without that library.
 std::unique_ptr<Peer> make_embree_peer();
 /// Embree's packet API: rtcIntersect16 on runs of 16 consecutive rays (ray

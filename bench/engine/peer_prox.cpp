@@ -30,12 +30,17 @@ Ray<T> to_prox_ray(const Ray<double>& r) {
 template <class T>
 class ProxPeer final : public Peer {
  public:
+  explicit ProxPeer(bool spatial_order) : spatial_order_(spatial_order) {}
   std::string name() const override {
-    return std::is_same_v<T, float> ? "prox" : "prox-double";
+    return std::string(std::is_same_v<T, float> ? "prox" : "prox-double") +
+           (spatial_order_ ? "" : "-given-order");
   }
   std::string description() const override {
     return std::string("prox MeshIndex<") + (std::is_same_v<T, float> ? "float" : "double") +
-           ">, batch API (closest_points, first_hits); engine ISA path " + isa_description();
+           ">, batch API (closest_points, first_hits); engine ISA path " + isa_description() +
+           (spatial_order_ ? ""
+                           : "; BatchOptions::spatial_order = false (points visited in the "
+                             "workload's order, not sorted)");
   }
   bool single_precision() const override { return std::is_same_v<T, float>; }
   void build(const BenchMesh& mesh) override {
@@ -53,6 +58,7 @@ class ProxPeer final : public Peer {
   void closest_points(int threads) override {
     BatchOptions options;
     options.threads = threads;
+    options.spatial_order = spatial_order_;
     prox::closest_points(*index_, std::span<const Vec3<T>>(points_),
                          std::span<MeshClosestPoint<T>>(cp_), ScalarTraits<T>::infinity(),
                          options);
@@ -74,6 +80,7 @@ class ProxPeer final : public Peer {
   void first_hits(int threads) override {
     BatchOptions options;
     options.threads = threads;
+    options.spatial_order = spatial_order_;
     prox::first_hits(*index_, std::span<const Ray<T>>(rays_), std::span<MeshRayHit<T>>(hits_),
                      options);
   }
@@ -88,6 +95,7 @@ class ProxPeer final : public Peer {
   }
 
  private:
+  bool spatial_order_;
   std::unique_ptr<MeshIndex<T>> index_;
   std::vector<Vec3<T>> points_;
   std::vector<MeshClosestPoint<T>> cp_;
@@ -97,9 +105,9 @@ class ProxPeer final : public Peer {
 
 }  // namespace
 
-std::unique_ptr<Peer> make_prox_peer(bool double_precision) {
-  if (double_precision) return std::make_unique<ProxPeer<double>>();
-  return std::make_unique<ProxPeer<float>>();
+std::unique_ptr<Peer> make_prox_peer(bool double_precision, bool spatial_order) {
+  if (double_precision) return std::make_unique<ProxPeer<double>>(spatial_order);
+  return std::make_unique<ProxPeer<float>>(spatial_order);
 }
 
 bool brute_force_closest(const BenchMesh& mesh, const std::vector<Vec3d>& points, int threads,

@@ -4,7 +4,7 @@
 
 namespace prox::bench {
 
-std::unique_ptr<Peer> make_prox_peer(bool) { return nullptr; }
+std::unique_ptr<Peer> make_prox_peer(bool, bool) { return nullptr; }
 bool brute_force_closest(const BenchMesh&, const std::vector<Vec3d>&, int,
                          std::vector<CpAnswer>&) {
   return false;

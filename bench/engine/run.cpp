@@ -95,7 +95,7 @@ void validate(const Options& o) {
   };
   check_names(o.meshes, mesh_names(), "mesh");
   check_names(o.workloads, workload_names(), "workload");
-  if (!o.peers.empty()) check_names(o.peers, {"embree", "embree16", "cgal"}, "peer");
+  if (!o.peers.empty()) check_names(o.peers, {"embree", "embree16", "cgal", "prox-given-order"}, "peer");
   check_names(o.precisions, {"float", "double"}, "precision");
   if (o.queries < 1) throw std::runtime_error("--queries must be at least 1");
   if (o.runs < 1) throw std::runtime_error("--runs must be at least 1");
@@ -323,9 +323,10 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
     }
   }
   for (const std::string& name : o.peers) {
-    auto peer = name == "embree"     ? make_embree_peer()
-                : name == "embree16" ? make_embree16_peer()
-                                     : make_cgal_peer();
+    auto peer = name == "embree"             ? make_embree_peer()
+                : name == "embree16"         ? make_embree16_peer()
+                : name == "prox-given-order" ? make_prox_peer(false, false)
+                                             : make_cgal_peer();
     if (peer) {
       peers.push_back(std::move(peer));
     } else {

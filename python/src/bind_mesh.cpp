@@ -400,7 +400,7 @@ class PyMesh {
     }
     const SignedMesh<MeshIndex<T>>& sm = signer(method, parity_rays);
     SignedArrays<T> out(n);
-    for_each_out(n, threads, [&](std::size_t i) { out.write(i, sm.query(p[i])); });
+    for_each_out_points(p, threads, [&](std::size_t i) { out.write(i, sm.query(p[i])); });
     return out.tuple(std::string(to_string(sm.method())));
   }
 
@@ -409,8 +409,8 @@ class PyMesh {
                       int threads) const {
     const Rows<T, 3> p(points, "points");
     const SignedMesh<MeshIndex<T>>& sm = signer(method, parity_rays);
-    return map_out<std::int8_t>(p.size(), threads,
-                                [&](std::size_t i) { return std::int8_t(sm.contains(p[i])); });
+    return map_out_points<std::int8_t>(
+        p, threads, [&](std::size_t i) { return std::int8_t(sm.contains(p[i])); });
   }
 
   /// The grid of `prox sdf` over the padded box: mode 0 cubic cells with res[0]
@@ -593,7 +593,7 @@ class PyMesh {
       g.closest_point(q, r, float(max_distance));
       batch_for_each(n, batch_options(threads), [&](std::size_t i) { out.write(i, r[i]); });
     } else {
-      for_each_out(n, threads, [&](std::size_t i) {
+      for_each_out_points(p, threads, [&](std::size_t i) {
         out.write(i, index_->closest_point(p[i], max_distance));
       });
     }
@@ -602,7 +602,7 @@ class PyMesh {
 
   nb::object winding_number(const InArray<T>& points, bool exact, int threads) const {
     const Rows<T, 3> p(points, "points");
-    return map_out<T>(p.size(), threads, [&](std::size_t i) {
+    return map_out_points<T>(p, threads, [&](std::size_t i) {
       return exact ? index_->exact_winding_number(p[i]) : index_->winding_number(p[i]);
     });
   }
@@ -711,7 +711,7 @@ class PyMesh {
     detail::check_radii(c.size(), radii.shape(0), "sphere_overlap");
     const T* r = radii.data();
     const std::size_t step = radii.shape(0) == 1 ? 0 : 1;
-    return map_out<bool>(c.size(), threads, [&](std::size_t i) {
+    return map_out_points<bool>(c, threads, [&](std::size_t i) {
       return index_->sphere_overlaps(c[i], r[i * step]);
     });
   }

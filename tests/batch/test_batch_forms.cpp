@@ -216,7 +216,7 @@ TEST(BatchForms, ListFormsMatchTheBruteForceTwin) {
   const MeshIndex<double> index(mesh);
   const BruteForce<double> brute(mesh);
   const Queries<double> q = queries(mesh, 300, 3);
-  const BatchOptions opt{2, 8};
+  const BatchOptions opt{.threads = 2, .grain = 8};
   const std::span<const Vec3d> points(q.points);
   const std::span<const Ray<double>> rays(q.rays);
   const std::span<const double> radii(q.radii);
@@ -240,7 +240,7 @@ TEST(BatchForms, ListFormsMatchTheBruteForceTwin) {
 
 TEST(BatchForms, GenericHelpersAndEmptyBatches) {
   std::vector<int> squares(1000);
-  batch_map(std::span<int>(squares), [](std::size_t i) { return int(i * i); }, {3, 7});
+  batch_map(std::span<int>(squares), [](std::size_t i) { return int(i * i); }, {.threads = 3, .grain = 7});
   for (std::size_t i = 0; i < squares.size(); ++i) ASSERT_EQ(squares[i], int(i * i));
   // Query i has i % 4 answers, i, i+1, ...: packed in query order for any thread count.
   const auto lists = batch_lists<std::size_t>(

@@ -81,8 +81,8 @@ TEST(Batch, BruteForceTwinAndSignedDistances) {
   const MeshIndex<double> index(m);
   const std::vector<Vec3d> pts = {{0, 0, 0}, {0, 0, 2}, {0.5, 0.1, 0}};
   std::vector<MeshSignedDistance<double>> a(3), b(3);
-  signed_distances<BruteForce<double>, double>(brute, pts, a, BatchOptions{2, 1});
-  signed_distances<MeshIndex<double>, double>(index, pts, b, BatchOptions{2, 1});
+  signed_distances<BruteForce<double>, double>(brute, pts, a, BatchOptions{.threads = 2, .grain = 1});
+  signed_distances<MeshIndex<double>, double>(index, pts, b, BatchOptions{.threads = 2, .grain = 1});
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(a[i].signed_distance, b[i].signed_distance);
     EXPECT_NEAR(a[i].winding_number, b[i].winding_number, 0.03);  // far-field approximation
@@ -129,7 +129,7 @@ TEST(Batch, ManyShortBatchesNestedAndConcurrent) {
     }
     // Nested: each outer task runs a whole batch of its own.
     std::vector<std::uint8_t> ok(8, 0);
-    batch_for_each(ok.size(), BatchOptions{threads, 1}, [&](std::size_t k) {
+    batch_for_each(ok.size(), BatchOptions{.threads = threads, .grain = 1}, [&](std::size_t k) {
       std::vector<MeshClosestPoint<double>> got(points.size());
       closest_points(index, std::span<const Vec3d>(points), std::span(got),
                      std::numeric_limits<double>::infinity(), opt);

@@ -273,7 +273,8 @@ template <class Index, class T>
 void signed_queries(const SignedMesh<Index>& signed_mesh, std::span<const Vec3<T>> points,
                     std::span<SignedClosestPoint<T>> out, const BatchOptions& options = {}) {
   detail::check_batch_sizes(points.size(), out.size(), "signed_queries");
-  batch_map(out, [&](std::size_t i) { return signed_mesh.query(points[i]); }, options);
+  batch_map_points(points, out, [&](std::size_t i) { return signed_mesh.query(points[i]); },
+                   options);
 }
 
 /// out[i] = signed.contains(points[i]) on the pool.
@@ -281,7 +282,8 @@ template <class Index, class T>
 void contains(const SignedMesh<Index>& signed_mesh, std::span<const Vec3<T>> points,
               std::span<Containment> out, const BatchOptions& options = {}) {
   detail::check_batch_sizes(points.size(), out.size(), "contains");
-  batch_map(out, [&](std::size_t i) { return signed_mesh.contains(points[i]); }, options);
+  batch_map_points(points, out, [&](std::size_t i) { return signed_mesh.contains(points[i]); },
+                   options);
 }
 
 }  // namespace prox
