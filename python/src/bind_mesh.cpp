@@ -593,9 +593,17 @@ class PyMesh {
       g.closest_point(q, r, float(max_distance));
       batch_for_each(n, batch_options(threads), [&](std::size_t i) { out.write(i, r[i]); });
     } else {
-      for_each_out_points(p, threads, [&](std::size_t i) {
-        out.write(i, index_->closest_point(p[i], max_distance));
-      });
+      // As prox::closest_points: each point starts from the answer of the
+      // point before it in the Morton order (the same answers).
+      const BatchOptions o = batch_options(threads);
+      nb::gil_scoped_release release;
+      batch_chain_points(
+          n, o, [&](std::size_t i) { return p[i]; },
+          [&](std::size_t i, std::int32_t hint) {
+            const MeshClosestPoint<T> r = index_->closest_point_from(p[i], hint, max_distance);
+            out.write(i, r);
+            return r.triangle;
+          });
     }
     return out.tuple();
   }

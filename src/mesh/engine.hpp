@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "prox/core/ray.hpp"
@@ -17,10 +18,11 @@ namespace prox::detail {
 
 struct EngineTable {
   Isa isa;
+  /// The last two: an optional hint triangle's corners (or null) and its id.
   MeshClosestPoint<float> (*closest_point_f)(const FlatIndex<float>&, const Vec3<float>&, float,
-                                             bool);
+                                             bool, const Vec3<float>*, std::uint32_t);
   MeshClosestPoint<double> (*closest_point_d)(const FlatIndex<double>&, const Vec3<double>&,
-                                              double, bool);
+                                              double, bool, const Vec3<double>*, std::uint32_t);
   MeshRayHit<float> (*first_hit_f)(const FlatIndex<float>&, const Ray<float>&, bool);
   MeshRayHit<double> (*first_hit_d)(const FlatIndex<double>&, const Ray<double>&, bool);
   bool (*any_hit_f)(const FlatIndex<float>&, const Ray<float>&, bool);
@@ -42,9 +44,12 @@ bool simd_leaves();
 void note_packet(unsigned rays);
 
 template <class T>
-MeshClosestPoint<T> engine_closest_point(const FlatIndex<T>& x, const Vec3<T>& p, T r, bool simd) {
-  if constexpr (std::is_same_v<T, float>) return engine().closest_point_f(x, p, r, simd);
-  else return engine().closest_point_d(x, p, r, simd);
+MeshClosestPoint<T> engine_closest_point(const FlatIndex<T>& x, const Vec3<T>& p, T r, bool simd,
+                                         const Vec3<T>* hint = nullptr,
+                                         std::uint32_t hint_id = 0) {
+  if constexpr (std::is_same_v<T, float>)
+    return engine().closest_point_f(x, p, r, simd, hint, hint_id);
+  else return engine().closest_point_d(x, p, r, simd, hint, hint_id);
 }
 template <class T>
 MeshRayHit<T> engine_first_hit(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {

@@ -21,8 +21,9 @@ namespace {
 
 template <class T>
 PROX_FLATTEN MeshClosestPoint<T> closest_point_entry(const FlatIndex<T>& x, const Vec3<T>& p,
-                                                     T max_distance, bool simd) {
-  return closest_point_query(x, p, max_distance, simd);
+                                                     T max_distance, bool simd,
+                                                     const Vec3<T>* hint, std::uint32_t hint_id) {
+  return closest_point_query(x, p, max_distance, simd, hint, hint_id);
 }
 template <class T>
 PROX_FLATTEN MeshRayHit<T> first_hit_entry(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {

@@ -86,6 +86,17 @@ MeshClosestPoint<T> MeshIndex<T>::closest_point(const Vec3<T>& p, T max_distance
   return detail::engine_closest_point(layout(), p, max_distance, detail::simd_leaves());
 }
 
+template <class T>
+MeshClosestPoint<T> MeshIndex<T>::closest_point_from(const Vec3<T>& p, std::int32_t hint,
+                                                     T max_distance) const {
+  if (hint < 0 || std::size_t(hint) >= mesh_.num_triangles())
+    return closest_point(p, max_distance);
+  const auto t = std::size_t(hint);
+  const Vec3<T> corners[3] = {mesh_.corner(t, 0), mesh_.corner(t, 1), mesh_.corner(t, 2)};
+  return detail::engine_closest_point(layout(), p, max_distance, detail::simd_leaves(), corners,
+                                      std::uint32_t(hint));
+}
+
 namespace {
 /// Calls on_hit(triangle id) for every triangle within radius of center (in BVH
 /// leaf order) until on_hit returns true; the one traversal behind

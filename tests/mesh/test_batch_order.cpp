@@ -2,7 +2,9 @@
 // the order is a deterministic permutation that keeps neighbours together and
 // puts non-finite points last; the Morton code and the block sort are right;
 // and every point batch form writes the same bytes with the order on or off,
-// at any thread count, equal to the brute-force twin slot by slot.
+// at any thread count, equal to the brute-force twin slot by slot; and a
+// closest-point query started from any hint triangle (MeshIndex::
+// closest_point_from, what the ordered batch passes) gives the same answer.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -312,6 +314,89 @@ TEST(BatchOrder, LooseFormsTakeAnOrder) {
   EXPECT_THROW(batch_for_each_in(out.size(), std::span<const std::size_t>(order).subspan(1), one,
                                  [](std::size_t) {}),
                std::invalid_argument);
+}
+
+// ---- closest_point_from: any hint, the same answer ----
+
+template <class T>
+void hints_agree(const TriangleMesh<T>& mesh, const std::string& what) {
+  const MeshIndex<T> index(mesh);
+  const std::size_t n = std::size_t(test::scaled_count(1500, 400));
+  std::vector<Vec3<T>> points = test::query_points(mesh, n, 33);
+  points[3] = Vec3<T>{std::numeric_limits<T>::quiet_NaN(), T(0), T(0)};
+  const T diag = T(test::diagonal_length(mesh));
+  for (std::size_t i = 10; i < 20; ++i) points[i] = points[i] * T(40);  // far points
+  const auto tris = std::int32_t(mesh.num_triangles());
+  std::mt19937 rng(5);
+  std::size_t found = 0, misses = 0;
+  for (const T max_distance : {ScalarTraits<T>::infinity(), T(0.01) * diag}) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const MeshClosestPoint<T> want = index.closest_point(points[i], max_distance);
+      found += want.found();
+      misses += !want.found();
+      const std::int32_t hints[] = {-1, 0, tris - 1, tris, std::numeric_limits<std::int32_t>::max(),
+                                    std::int32_t(rng() % std::uint32_t(tris)),
+                                    want.found() ? want.triangle : 1};
+      for (const std::int32_t h : hints) {
+        const MeshClosestPoint<T> got = index.closest_point_from(points[i], h, max_distance);
+        ASSERT_TRUE(same_value(got, want)) << what << ", point " << i << ", hint " << h;
+      }
+    }
+  }
+  EXPECT_GT(found, n);  // every finite point within the unbounded search, some within 1%
+  EXPECT_GT(misses, n / 10);
+}
+
+TEST(ClosestPointFrom, AnyHintGivesTheSameAnswerElephantDouble) {
+  hints_agree(test::cgal_mesh("elephant.off"), "elephant double");
+}
+
+TEST(ClosestPointFrom, AnyHintGivesTheSameAnswerTorusFloat) {
+  hints_agree(test::to_float(test::torus(1.0, 0.3, 48, 24)), "torus float");
+}
+
+TEST(ClosestPointFrom, TiedTrianglesKeepTheLowestId) {
+  // Two copies of one triangle (ids 0 and 1) and a far one: whichever copy is
+  // the hint, the answer is id 0, as without a hint.
+  const TriangleMesh<double> mesh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {5, 5, 5}, {6, 5, 5}, {5, 6, 5}},
+                                  {{0, 1, 2}, {0, 1, 2}, {3, 4, 5}});
+  const MeshIndex<double> index(mesh);
+  for (const std::int32_t h : {-1, 0, 1, 2}) {
+    const MeshClosestPoint<double> cp = index.closest_point_from(Vec3d{0.2, 0.2, 1}, h);
+    EXPECT_EQ(cp.triangle, 0) << "hint " << h;
+    EXPECT_EQ(cp.sq_distance, 1.0);
+  }
+}
+
+TEST(BatchChainPoints, PassesThePreviousAnswerInSpatialOrderOnly) {
+  const std::vector<Vec3d> p = random_points(5000, 8);
+  for (const bool ordered : {true, false}) {
+    BatchOptions o;
+    o.threads = 1;
+    o.spatial_order = ordered;
+    std::vector<int> visits(p.size(), 0);
+    std::vector<std::int32_t> got_hint(p.size(), -7);
+    std::size_t last = 0;
+    bool first = true;
+    batch_chain_points(
+        p.size(), o, [&](std::size_t i) { return p[i]; },
+        [&](std::size_t i, std::int32_t hint) {
+          ++visits[i];
+          got_hint[i] = hint;
+          if (ordered && !first) {  // one chunk at 1 thread
+            EXPECT_EQ(hint, std::int32_t(last));
+          }
+          first = false;
+          last = i;
+          return std::int32_t(i);
+        });
+    for (std::size_t i = 0; i < p.size(); ++i) ASSERT_EQ(visits[i], 1) << i;
+    if (ordered) {
+      EXPECT_EQ(std::count(got_hint.begin(), got_hint.end(), -1), 1);
+    } else {
+      EXPECT_EQ(std::count(got_hint.begin(), got_hint.end(), -1), std::ptrdiff_t(p.size()));
+    }
+  }
 }
 
 }  // namespace

@@ -184,6 +184,26 @@ void batch_map_points(std::span<const Vec3<T>> points, std::span<Out> out, Fn&& 
   batch_for_each_in(out.size(), order, options, [&](std::size_t i) { out[i] = fn(i); });
 }
 
+/// Calls hint = fn(i, hint) for every point query i (point(i): its Vec<T, 3>),
+/// visited in the points' spatial order (options.spatial_order), where hint
+/// starts at -1 in every chunk and is what fn returned for the point visited
+/// just before i: the triangle a nearby point found, for a query that can
+/// start from it (MeshIndex::closest_point_from). In the given order (spatial
+/// order off, or too few points to sort) consecutive points are no hint to
+/// each other: fn always gets -1. fn's answers must not depend on the hint.
+template <class PointFn, class Fn>
+void batch_chain_points(std::size_t n, const BatchOptions& options, PointFn&& point, Fn&& fn) {
+  const std::vector<std::size_t> order = detail::spatial_order(n, options, point);
+  if (order.empty()) {
+    batch_for_each(n, options, [&](std::size_t i) { fn(i, std::int32_t(-1)); });
+    return;
+  }
+  detail::batch_for(n, options, [&](std::size_t b, std::size_t e) {
+    std::int32_t hint = -1;
+    for (std::size_t k = b; k < e; ++k) hint = fn(order[k], hint);
+  });
+}
+
 /// out[i] = fn(i) for every i in [0, out.size()): the loop behind every fixed-size batch form.
 template <class Out, class Fn>
 void batch_map(std::span<Out> out, Fn&& fn, const BatchOptions& options = {}) {
@@ -217,9 +237,20 @@ void closest_points(const Index& index, std::span<const Vec3<T>> points,
                     T max_distance = ScalarTraits<T>::infinity(),
                     const BatchOptions& options = {}) {
   detail::check_batch_sizes(points.size(), out.size(), "closest_points");
-  batch_map_points(points, out,
-                   [&](std::size_t i) { return index.closest_point(points[i], max_distance); },
-                   options);
+  if constexpr (requires { index.closest_point_from(points[0], std::int32_t(0), max_distance); }) {
+    // Each point starts from the answer of the point before it in the
+    // spatial order (MeshIndex::closest_point_from: the same answer, sooner).
+    batch_chain_points(
+        points.size(), options, [&](std::size_t i) { return points[i]; },
+        [&](std::size_t i, std::int32_t hint) {
+          out[i] = index.closest_point_from(points[i], hint, max_distance);
+          return out[i].triangle;  // -1 after a miss
+        });
+  } else {
+    batch_map_points(points, out,
+                     [&](std::size_t i) { return index.closest_point(points[i], max_distance); },
+                     options);
+  }
 }
 
 /// out[i] = index.first_hit(rays[i]).

@@ -73,6 +73,14 @@ class MeshIndex {
   /// Closest point of the mesh to p within max_distance (miss if none).
   MeshClosestPoint<T> closest_point(const Vec3<T>& p,
                                     T max_distance = ScalarTraits<T>::infinity()) const;
+  /// closest_point(p, max_distance), seeded with triangle `hint`'s distance
+  /// (a triangle likely near p, such as a nearby point's answer; negative or
+  /// out of range: no hint). The same answer bit for bit, hint or not (the
+  /// hint is a triangle the search would offer anyway); faster when the hint
+  /// is near. The batch form prox::closest_points passes each point the
+  /// answer of the point before it in its spatial order.
+  MeshClosestPoint<T> closest_point_from(const Vec3<T>& p, std::int32_t hint,
+                                         T max_distance = ScalarTraits<T>::infinity()) const;
   /// Nearest hit in [t_min, t_max].
   MeshRayHit<T> first_hit(const Ray<T>& ray) const;
   /// out[i] = first_hit(rays[i]) on the calling thread (sizes must match).
