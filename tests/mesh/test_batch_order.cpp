@@ -277,6 +277,11 @@ void forms_agree(const TriangleMesh<T>& mesh, const std::string& what) {
   off.spatial_order = false;
   closest_points(brute, pts, std::span(want), ScalarTraits<T>::infinity(), off);
   EXPECT_TRUE(same_bytes(o.cp, want)) << what;
+  // The signed batch (each search started from its predecessor's triangle)
+  // against single queries from no hint.
+  std::vector<SignedClosestPoint<T>> single = zeroed<SignedClosestPoint<T>>(n);
+  for (std::size_t i = 0; i < n; ++i) single[i] = sm.query(pts[i]);
+  EXPECT_TRUE(same_bytes(o.sq, single)) << what;
   EXPECT_FALSE(o.cp[5].found());
   EXPECT_FALSE(o.cp[n - 2].found());
   std::size_t inside = 0, touching = 0;

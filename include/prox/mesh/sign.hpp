@@ -273,8 +273,21 @@ template <class Index, class T>
 void signed_queries(const SignedMesh<Index>& signed_mesh, std::span<const Vec3<T>> points,
                     std::span<SignedClosestPoint<T>> out, const BatchOptions& options = {}) {
   detail::check_batch_sizes(points.size(), out.size(), "signed_queries");
-  batch_map_points(points, out, [&](std::size_t i) { return signed_mesh.query(points[i]); },
-                   options);
+  const Index& index = signed_mesh.index();
+  if constexpr (requires { index.closest_point_from(points[0], std::int32_t(0)); }) {
+    // As closest_points: each point's search starts from the triangle the
+    // point before it in the spatial order found (the same closest point, so
+    // the same signed answer as query(p)).
+    batch_chain_points(
+        points.size(), options, [&](std::size_t i) { return points[i]; },
+        [&](std::size_t i, std::int32_t hint) {
+          out[i] = signed_mesh.sign(points[i], index.closest_point_from(points[i], hint));
+          return out[i].closest.triangle;
+        });
+  } else {
+    batch_map_points(points, out, [&](std::size_t i) { return signed_mesh.query(points[i]); },
+                     options);
+  }
 }
 
 /// out[i] = signed.contains(points[i]) on the pool.
