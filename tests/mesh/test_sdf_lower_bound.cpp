@@ -71,7 +71,7 @@ TEST(SdfLowerBound, NeverAboveTheExactDistance) {
         const double r_up = root_up(ex.sq_distance);
         const sdf_detail::LowerBound1 lb = bound_of(p, a, b, c);
         ASSERT_FALSE(lb.above(r_up)) << "case " << i << " shift " << shift << ": exact distance "
-                                     << r_up << ", bound " << lb.num / lb.rn;
+                                     << r_up << ", bound " << lb.distance();
         const bool region = family >= CpFamily::e01 && family <= CpFamily::face;
         if (region && shift == 0) {
           ++tight_cases;

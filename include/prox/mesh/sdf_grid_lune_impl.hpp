@@ -125,13 +125,26 @@ struct LuneTest {
 /// underflow costs less than 2^-150) nothing is pruned (tiny or degenerate
 /// triangles: the kernel decides).
 ///
-/// Returned as num and rn = |n| (the bound is num / rn - 2^-150): a triangle is
-/// skipped when num > (R + 2^-150) rn, R = (sqrt(best) + E) (1 + 2^-40): its
-/// kernel distance (within E of the exact one) then exceeds the best's, so
-/// the skip never changes the answer (ties included).
+/// Returned squared, without a root or a division: the bound (in distance) is
+/// (sqrt(all / e3) (1 - 2^-40) - gm) / rn - 2^-150, rn = |n|, and a triangle is
+/// skipped when it exceeds R = (sqrt(best) + E) (1 + 2^-40), i.e. when
+/// sqrt(all / e3) (1 - 2^-40) > x = (R + 2^-150) rn + gm, both sides >= 0:
+/// when a = all (1 - 2^-39) > x^2 e3. The square's margin 2^-39 is the root's
+/// 2^-40 doubled (and covers the few roundings of x^2 e3, ~2^-50 relative);
+/// x^2 e3 below 2^-900 (where a subnormal product could lose its relative
+/// accuracy) prunes nothing. The kernel distance of a skipped triangle
+/// (within E of the exact one) exceeds the best's, so the skip never changes
+/// the answer (ties included). (Before: sqrt(all / e3) and sqrt(n^2) per
+/// triangle; the root and the division were the leaf's slowest instructions.)
 struct LowerBound1 {
-  double num, rn;
-  bool above(double r) const { return num > (r + 0x1p-150) * rn; }
+  double a, e3, rn, gm;
+  bool above(double r) const {
+    const double x = (r + 0x1p-150) * rn + gm;
+    const double rhs = (x * x) * e3;
+    return rhs >= 0x1p-900 && a > rhs;
+  }
+  /// The bound in distance (for messages; not used to prune).
+  double distance() const { return (std::sqrt(a / e3) - gm) / rn; }
 };
 inline LowerBound1 lower_bound1(const double (&dk)[3][3], const double (&ed)[3][3]) {
   const double n[3] = {ed[2][1] * ed[0][2] - ed[2][2] * ed[0][1],
@@ -144,7 +157,7 @@ inline LowerBound1 lower_bound1(const double (&dk)[3][3], const double (&ed)[3][
   const double g = g1 * g1;
   const double m1 = std::max(std::max(norm1(dk[0]), norm1(dk[1])), norm1(dk[2]));
   if (!(n2 >= 0x1p-100 && g <= 0x1p100 && m1 <= 0x1p50))
-    return {-std::numeric_limits<double>::infinity(), 1.0};
+    return {-std::numeric_limits<double>::infinity(), 1.0, 1.0, 0.0};
   const double h = dot(n, dk[0]);
   const double el[3] = {dot(ed[0], ed[0]), dot(ed[1], ed[1]), dot(ed[2], ed[2])};
   const double pk[3] = {el[1] * el[2], el[2] * el[0], el[0] * el[1]};
@@ -170,16 +183,19 @@ inline LowerBound1 lower_bound1(const double (&dk)[3][3], const double (&ed)[3][
     if (t > 0.0 - tau) nearest = std::min(nearest, seg);
   }
   const double all = clear ? std::max(he + q, nearest) : he + q;
-  return {std::sqrt(all / e3) * (1.0 - 0x1p-40) - gm, std::sqrt(n2)};
+  return {all * (1.0 - 0x1p-39), e3, std::sqrt(n2), gm};
 }
 
 #if defined(__AVX2__)
 /// lower_bound1 for the four lanes of a pack: the same operations in the same order.
 struct LowerBound4 {
-  __m256d num, rn;
+  __m256d a, e3, rn, gm;
   PROX_FORCE_INLINE unsigned above(double r) const {
-    return unsigned(_mm256_movemask_pd(_mm256_cmp_pd(
-        num, _mm256_mul_pd(_mm256_set1_pd(r + 0x1p-150), rn), _CMP_GT_OQ)));
+    const __m256d x = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(r + 0x1p-150), rn), gm);
+    const __m256d rhs = _mm256_mul_pd(_mm256_mul_pd(x, x), e3);
+    return unsigned(_mm256_movemask_pd(
+        _mm256_and_pd(_mm256_cmp_pd(rhs, _mm256_set1_pd(0x1p-900), _CMP_GE_OQ),
+                      _mm256_cmp_pd(a, rhs, _CMP_GT_OQ))));
   }
 };
 PROX_FORCE_INLINE LowerBound4 lower_bound4(const __m256d (&dk)[3][3], const __m256d (&ed)[3][3]) {
@@ -236,11 +252,13 @@ PROX_FORCE_INLINE LowerBound4 lower_bound4(const __m256d (&dk)[3][3], const __m2
   }
   const __m256d base = add(he, q);
   const __m256d all = _mm256_blendv_pd(base, _mm256_max_pd(base, nearest), clear);
-  const __m256d num = sub(
-      mul(_mm256_sqrt_pd(_mm256_div_pd(all, e3)), _mm256_set1_pd(1.0 - 0x1p-40)), gm);
-  // Lanes outside the safe range (degenerate triangles included): -inf, no pruning.
-  return {_mm256_blendv_pd(_mm256_set1_pd(-std::numeric_limits<double>::infinity()), num, ok),
-          _mm256_blendv_pd(_mm256_set1_pd(1.0), _mm256_sqrt_pd(n2), ok)};
+  // Lanes outside the safe range (degenerate triangles included): a = -inf,
+  // no pruning (e3 1, rn 1, gm 0 there, as lower_bound1 returns).
+  const __m256d one = _mm256_set1_pd(1.0);
+  return {_mm256_blendv_pd(_mm256_set1_pd(-std::numeric_limits<double>::infinity()),
+                           mul(all, _mm256_set1_pd(1.0 - 0x1p-39)), ok),
+          _mm256_blendv_pd(one, e3, ok), _mm256_blendv_pd(one, _mm256_sqrt_pd(n2), ok),
+          _mm256_blendv_pd(zero, gm, ok)};
 }
 #endif
 
@@ -359,14 +377,16 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
       const LowerBound4 lb = lower_bound4(dk, ed);
       mask &= ~lb.above(big_r);
       if (mask == 0) continue;
-      alignas(32) double lv[4], lbn[4], lbr[4];
+      alignas(32) double lv[4], lba[4], lbe[4], lbr[4], lbg[4];
       _mm256_store_pd(lv, l);
-      _mm256_store_pd(lbn, lb.num);
+      _mm256_store_pd(lba, lb.a);
+      _mm256_store_pd(lbe, lb.e3);
       _mm256_store_pd(lbr, lb.rn);
+      _mm256_store_pd(lbg, lb.gm);
       for (unsigned lane = 0; lane < live; ++lane) {
         if (!(mask >> lane & 1u)) continue;
         if (lv[lane] * kDown > big_r * big_r) continue;  // the bound may have shrunk
-        if (LowerBound1{lbn[lane], lbr[lane]}.above(big_r)) continue;  // it cannot win
+        if (LowerBound1{lba[lane], lbe[lane], lbr[lane], lbg[lane]}.above(big_r)) continue;  // it cannot win
         if (x.prims[s0 + lane] == hint) continue;  // best started from its kernel result
         offer(pk, s0 + lane, lane);
       }
