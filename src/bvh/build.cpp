@@ -212,8 +212,11 @@ struct Builder {
     } else {
       bin_range(b, e, cbox, scale, bin);
     }
-    float right_area[kMaxBins];
-    Box3f right_box[kMaxBins];
+    // The right side of every plane as a padded box (converted, and its area
+    // taken, only for the planes evaluated). A plane after an empty bin has
+    // the same two sides, so the same cost, as the plane before it, which the
+    // strict < already preferred: it is skipped (the same split as testing it).
+    PBox right_box[kMaxBins];
     std::uint32_t right_count[kMaxBins];
     for (int a = 0; a < 3; ++a) {
       if (scale[a] == 0.0f) continue;
@@ -222,24 +225,24 @@ struct Builder {
       for (int k = bins - 1; k > 0; --k) {
         acc.extend(bin.box[a][k]);
         cnt += bin.count[a][k];
-        right_box[k] = acc.box();
-        right_area[k] = half_area(right_box[k]);
+        right_box[k] = acc;
         right_count[k] = cnt;
       }
       acc = PBox::empty();
       cnt = 0;
       for (int k = 1; k < bins; ++k) {
+        if (bin.count[a][k - 1] == 0) continue;  // an empty bin: acc and cnt unchanged
         acc.extend(bin.box[a][k - 1]);
         cnt += bin.count[a][k - 1];
-        if (cnt == 0 || right_count[k] == 0) continue;
-        const Box3f left = acc.box();
-        const float cost = half_area(left) * float(cnt) + right_area[k] * float(right_count[k]);
+        if (right_count[k] == 0) continue;
+        const Box3f left = acc.box(), right = right_box[k].box();
+        const float cost = half_area(left) * float(cnt) + half_area(right) * float(right_count[k]);
         if (cost < best.cost) {
           best.cost = cost;
           best.axis = a;
           best.plane = k;
           best.left = left;
-          best.right = right_box[k];
+          best.right = right;
         }
       }
     }
@@ -309,12 +312,41 @@ struct Builder {
         // The children's centroid boxes on the way (min and max: exact in any
         // order, and an element seen twice changes nothing), instead of one
         // more pass over each child's range.
+#ifdef PROX_SIMD_SSE2
+        // The centroid and the two boxes in SSE: the same float operations as
+        // ref_centroid and Box3f::extend (min(c, lo) keeps lo on a tie, as
+        // prox::min does), so the same boxes.
+        const PBox none = PBox::empty();
+        __m128 llo = _mm_load_ps(none.lo), lhi = _mm_load_ps(none.hi), rlo = llo, rhi = lhi;
+        const __m128 half = _mm_set1_ps(0.5f);
+        PBox* const mid = std::partition(base + b, base + e, [&](const PBox& r) {
+          const float ca = ref_centroid(r, axis);
+          const __m128 c = _mm_mul_ps(_mm_add_ps(_mm_load_ps(r.lo), _mm_load_ps(r.hi)), half);
+          const bool left = bin_of(ca, lo, scale) < s.plane;
+          if (left) {
+            llo = _mm_min_ps(c, llo);
+            lhi = _mm_max_ps(c, lhi);
+          } else {
+            rlo = _mm_min_ps(c, rlo);
+            rhi = _mm_max_ps(c, rhi);
+          }
+          return left;
+        });
+        PBox lc, rc;
+        _mm_store_ps(lc.lo, llo);
+        _mm_store_ps(lc.hi, lhi);
+        _mm_store_ps(rc.lo, rlo);
+        _mm_store_ps(rc.hi, rhi);
+        lcbox = lc.box();
+        rcbox = rc.box();
+#else
         PBox* const mid = std::partition(base + b, base + e, [&](const PBox& r) {
           const Vec3<float> c{ref_centroid(r, 0), ref_centroid(r, 1), ref_centroid(r, 2)};
           const bool left = bin_of(c[axis], lo, scale) < s.plane;
           (left ? lcbox : rcbox).extend(c);
           return left;
         });
+#endif
         m = std::uint32_t(mid - base);
         lbox = s.left;
         rbox = s.right;
