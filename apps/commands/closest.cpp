@@ -99,7 +99,8 @@ int run_closest(const ClosestOptions& o) {
             [&](std::size_t i, std::int32_t hint) {
               out[i] = sm.sign(in[i], sm.index().closest_point_from(in[i], hint, max_distance));
               return out[i].closest.triangle;
-            });
+            },
+            [&](std::size_t i) { detail::prefetch_slots(in, out, i); });
         for (std::size_t i = b; i < e; ++i) cp[i] = sd[i].closest;
         return;
       }

@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "prox/core/platform.hpp"
 #include "prox/core/ray.hpp"
 #include "prox/core/vec.hpp"
 #include "prox/mesh/results.hpp"
@@ -92,11 +93,35 @@ void batch_for_each(std::size_t n, const BatchOptions& options, Fn&& fn) {
   });
 }
 
+namespace detail {
+/// How many queries ahead, in the visiting order, a batch prefetches a
+/// query's input and output slots. In spatial order the slots are scattered
+/// over the caller's arrays (1M points: 12 MB in, 36 MB out), so each query
+/// would otherwise wait on a TLB and cache miss for its point, and its result
+/// store on another (perf, bunny cp-near, 10^6 points: 20% of the batch's time
+/// in the loop around the query, on those two accesses).
+inline constexpr std::size_t kPrefetchAhead = 4;
+struct NoIndexPrefetch {
+  void operator()(std::size_t) const {}
+};
+/// Prefetches points[i] and the lines of out[i].
+template <class P, class Out>
+PROX_FORCE_INLINE void prefetch_slots(std::span<const P> points, std::span<Out> out,
+                                      std::size_t i) {
+  ::prox::prefetch_l1(&points[i]);
+  const char* o = reinterpret_cast<const char*>(&out[i]);
+  ::prox::prefetch_l1(o);
+  ::prox::prefetch_l1(o + sizeof(Out) - 1);
+}
+}  // namespace detail
+
 /// Calls fn(order[k]) for every k in [0, n) on the pool (fn(k) when order is
-/// empty): the same work as batch_for_each, in another order.
-template <class Fn>
+/// empty): the same work as batch_for_each, in another order. prefetch(i),
+/// when given, is called kPrefetchAhead queries before fn(i) in the order
+/// (hints only: it must not change what fn computes).
+template <class Fn, class PrefetchFn = detail::NoIndexPrefetch>
 void batch_for_each_in(std::size_t n, std::span<const std::size_t> order,
-                       const BatchOptions& options, Fn&& fn) {
+                       const BatchOptions& options, Fn&& fn, PrefetchFn&& prefetch = PrefetchFn{}) {
   if (order.empty()) {
     batch_for_each(n, options, fn);
     return;
@@ -105,7 +130,10 @@ void batch_for_each_in(std::size_t n, std::span<const std::size_t> order,
     throw std::invalid_argument("batch_for_each_in: " + std::to_string(n) + " queries but " +
                                 std::to_string(order.size()) + " in the order");
   detail::batch_for(n, options, [&](std::size_t b, std::size_t e) {
-    for (std::size_t k = b; k < e; ++k) fn(order[k]);
+    for (std::size_t k = b; k < e; ++k) {
+      if (k + detail::kPrefetchAhead < e) prefetch(order[k + detail::kPrefetchAhead]);
+      fn(order[k]);
+    }
   });
 }
 
@@ -181,7 +209,8 @@ void batch_map_points(std::span<const Vec3<T>> points, std::span<Out> out, Fn&& 
                       const BatchOptions& options = {}) {
   const std::vector<std::size_t> order =
       detail::spatial_order(points.size(), options, [&](std::size_t i) { return points[i]; });
-  batch_for_each_in(out.size(), order, options, [&](std::size_t i) { out[i] = fn(i); });
+  batch_for_each_in(out.size(), order, options, [&](std::size_t i) { out[i] = fn(i); },
+                    [&](std::size_t i) { detail::prefetch_slots(points, out, i); });
 }
 
 /// Calls hint = fn(i, hint) for every point query i (point(i): its Vec<T, 3>),
@@ -191,8 +220,11 @@ void batch_map_points(std::span<const Vec3<T>> points, std::span<Out> out, Fn&& 
 /// start from it (MeshIndex::closest_point_from). In the given order (spatial
 /// order off, or too few points to sort) consecutive points are no hint to
 /// each other: fn always gets -1. fn's answers must not depend on the hint.
-template <class PointFn, class Fn>
-void batch_chain_points(std::size_t n, const BatchOptions& options, PointFn&& point, Fn&& fn) {
+/// prefetch(i), when given, is called a few points ahead of fn(i) in the
+/// spatial order (see batch_for_each_in).
+template <class PointFn, class Fn, class PrefetchFn = detail::NoIndexPrefetch>
+void batch_chain_points(std::size_t n, const BatchOptions& options, PointFn&& point, Fn&& fn,
+                        PrefetchFn&& prefetch = PrefetchFn{}) {
   const std::vector<std::size_t> order = detail::spatial_order(n, options, point);
   if (order.empty()) {
     batch_for_each(n, options, [&](std::size_t i) { fn(i, std::int32_t(-1)); });
@@ -200,7 +232,10 @@ void batch_chain_points(std::size_t n, const BatchOptions& options, PointFn&& po
   }
   detail::batch_for(n, options, [&](std::size_t b, std::size_t e) {
     std::int32_t hint = -1;
-    for (std::size_t k = b; k < e; ++k) hint = fn(order[k], hint);
+    for (std::size_t k = b; k < e; ++k) {
+      if (k + detail::kPrefetchAhead < e) prefetch(order[k + detail::kPrefetchAhead]);
+      hint = fn(order[k], hint);
+    }
   });
 }
 
@@ -245,7 +280,8 @@ void closest_points(const Index& index, std::span<const Vec3<T>> points,
         [&](std::size_t i, std::int32_t hint) {
           out[i] = index.closest_point_from(points[i], hint, max_distance);
           return out[i].triangle;  // -1 after a miss
-        });
+        },
+        [&](std::size_t i) { detail::prefetch_slots(points, out, i); });
   } else {
     batch_map_points(points, out,
                      [&](std::size_t i) { return index.closest_point(points[i], max_distance); },

@@ -283,7 +283,8 @@ void signed_queries(const SignedMesh<Index>& signed_mesh, std::span<const Vec3<T
         [&](std::size_t i, std::int32_t hint) {
           out[i] = signed_mesh.sign(points[i], index.closest_point_from(points[i], hint));
           return out[i].closest.triangle;
-        });
+        },
+        [&](std::size_t i) { detail::prefetch_slots(points, out, i); });
   } else {
     batch_map_points(points, out, [&](std::size_t i) { return signed_mesh.query(points[i]); },
                      options);
