@@ -91,16 +91,8 @@ int run_closest(const ClosestOptions& o) {
     if constexpr (std::is_same_v<T, double>) {
       if (o.signed_distance) {
         const SignedMesh<MeshIndex<double>>& sm = *signer.mesh;
-        // As prox::signed_queries: each search starts from the triangle of
-        // the point before it in the Morton order (the same answers as sm.query).
-        const auto out = std::span<SignedClosestPoint<double>>(sd).subspan(b, e - b);
-        batch_chain_points(
-            in.size(), batch, [&](std::size_t i) { return in[i]; },
-            [&](std::size_t i, std::int32_t hint) {
-              out[i] = sm.sign(in[i], sm.index().closest_point_from(in[i], hint, max_distance));
-              return out[i].closest.triangle;
-            },
-            [&](std::size_t i) { detail::prefetch_slots(in, out, i); });
+        signed_queries(sm, in, std::span<SignedClosestPoint<double>>(sd).subspan(b, e - b),
+                       max_distance, batch);
         for (std::size_t i = b; i < e; ++i) cp[i] = sd[i].closest;
         return;
       }

@@ -268,27 +268,38 @@ class SignedMesh {
   std::shared_ptr<const FastWindingNumber<T>> fast_;  // winding on a MeshIndex
 };
 
-/// out[i] = signed.query(points[i]) on the pool (identical for any thread count).
+/// out[i] = signed.query(points[i], max_distance) on the pool (identical for
+/// any thread count).
 template <class Index, class T>
 void signed_queries(const SignedMesh<Index>& signed_mesh, std::span<const Vec3<T>> points,
-                    std::span<SignedClosestPoint<T>> out, const BatchOptions& options = {}) {
+                    std::span<SignedClosestPoint<T>> out, T max_distance,
+                    const BatchOptions& options = {}) {
   detail::check_batch_sizes(points.size(), out.size(), "signed_queries");
   const Index& index = signed_mesh.index();
-  if constexpr (requires { index.closest_point_from(points[0], std::int32_t(0)); }) {
+  if constexpr (requires { index.closest_point_from(points[0], std::int32_t(0), max_distance); }) {
     // As closest_points: each point's search starts from the triangle the
     // point before it in the spatial order found (the same closest point, so
-    // the same signed answer as query(p)).
+    // the same signed answer as query(p, max_distance)).
     batch_chain_points(
         points.size(), options, [&](std::size_t i) { return points[i]; },
         [&](std::size_t i, std::int32_t hint) {
-          out[i] = signed_mesh.sign(points[i], index.closest_point_from(points[i], hint));
+          out[i] = signed_mesh.sign(points[i],
+                                    index.closest_point_from(points[i], hint, max_distance));
           return out[i].closest.triangle;
         },
         [&](std::size_t i) { detail::prefetch_slots(points, out, i); });
   } else {
-    batch_map_points(points, out, [&](std::size_t i) { return signed_mesh.query(points[i]); },
+    batch_map_points(points, out,
+                     [&](std::size_t i) { return signed_mesh.query(points[i], max_distance); },
                      options);
   }
+}
+
+/// out[i] = signed.query(points[i]) on the pool (no distance limit).
+template <class Index, class T>
+void signed_queries(const SignedMesh<Index>& signed_mesh, std::span<const Vec3<T>> points,
+                    std::span<SignedClosestPoint<T>> out, const BatchOptions& options = {}) {
+  signed_queries(signed_mesh, points, out, ScalarTraits<T>::infinity(), options);
 }
 
 /// out[i] = signed.contains(points[i]) on the pool.
