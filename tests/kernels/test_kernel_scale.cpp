@@ -270,5 +270,88 @@ TEST(KernelScale, FloatEveryExponent) {
   run_sweep<float>(range(-120, 100, 5), {-100, -30, 0, 30, 100}, 100, 1e-4, 4e-3);
 }
 
+/// A tiny triangle (edges 2^size_exp, corners subnormal at the bottom of T's
+/// range) with p far from it, up to 2^1100 of its sizes away: the kernel's
+/// rescaled path once squared p's scaled offset past T's range there and
+/// answered an infinite squared distance (fuzz_read_mesh found it: a PLY
+/// whose subnormal triangles hid a nearer one from MeshIndex). Every answer
+/// must be finite; its distance within tol of max(distance, |p|) of the
+/// exact one wherever the squared distance is a normal T; its point as close
+/// to the exact point (plus four of T's smallest subnormal steps).
+template <class T, class Kernel>
+void check_tiny_far(const char* name, Kernel kernel, const std::vector<int>& size_exps,
+                    const std::vector<int>& reach_exps, double tol) {
+  Rng rng(4242);
+  std::int64_t cases = 0, wrong = 0;
+  for (const int ke : size_exps) {
+    for (const int kp : reach_exps) {
+      for (int i = 0; i < 40; ++i) {
+        auto at = [&](int k) {
+          return Vec3<T>{std::ldexp(T(rng.f(-1, 1)), k), std::ldexp(T(rng.f(-1, 1)), k),
+                         std::ldexp(T(rng.f(-1, 1)), k)};
+        };
+        const Vec3<T> base = at(ke + (i % 3 == 0 ? 20 : 0));
+        const Vec3<T> a = base + at(ke), b = base + at(ke), c = base + at(ke);
+        const Vec3<T> p = i % 5 == 0 ? base + at(std::min(kp, ke + 3)) : at(kp);
+        auto q = [](const Vec3<T>& v) { return V3q{Q(double(v[0])), Q(double(v[1])), Q(double(v[2]))}; };
+        const ClosestPointTriangleResult<Q> x = closest_point_triangle<Q>(q(p), q(a), q(b), q(c));
+        const ClosestPointTriangleResult<T> r = kernel(p, a, b, c);
+        ++cases;
+        std::string bad;
+        if (!all_finite(r.point) || !std::isfinite(r.sq_distance) || r.sq_distance < 0) {
+          bad = "not finite";
+        } else {
+          const double d2 = x.sq_distance.get_d();
+          const Q reach = std::max(x.sq_distance, Q(squared_norm(q(p))));
+          const double got = std::sqrt(double(r.sq_distance)), dist = std::sqrt(d2);
+          if (d2 > double(std::numeric_limits<T>::min()) * 16 &&
+              !(std::fabs(got - dist) <= tol * std::sqrt(reach.get_d())))
+            bad = "distance off";
+          Q e2 = 0;
+          for (int k = 0; k < 3; ++k) {
+            const Q e = Q(double(r.point[k])) - x.point[k];
+            e2 += e * e;
+          }
+          // Near a subnormal p the point's own rounding is absolute: a few
+          // of T's smallest steps.
+          const Q floor = Q(double(std::numeric_limits<T>::denorm_min())) * 4;
+          if (e2 > reach * Q(tol * tol) + floor * floor) bad += " point off";
+        }
+        if (!bad.empty() && ++wrong <= 3)
+          ADD_FAILURE() << name << ": edges 2^" << ke << ", p at 2^" << kp << ", case " << i
+                        << ": " << bad << " (squared distance " << double(r.sq_distance)
+                        << ", exact " << x.sq_distance.get_d() << ")";
+      }
+    }
+  }
+  std::printf("  %-12s %lld tiny-triangle cases, %lld wrong\n", name, (long long)cases,
+              (long long)wrong);
+  EXPECT_EQ(wrong, 0) << name;
+}
+
+TEST(KernelScale, DoubleTinyTriangleFarFromQuery) {
+  const std::vector<int> sizes = {-1060, -1030, -1000, -900, -800, -700, -600, -450, -300};
+  const std::vector<int> reach = {-500, -200, -100, 0, 60, 120};
+  check_tiny_far<double>("Ericson", [](auto... v) { return closest_point_triangle(v...); },
+                         sizes, reach, 1e-14);
+  check_tiny_far<double>("Eberly", [](auto... v) { return closest_point_triangle_eberly(v...); },
+                         sizes, reach, 1e-14);
+  check_tiny_far<double>(
+      "projection", [](auto... v) { return closest_point_triangle_projection(v...); }, sizes,
+      reach, 1e-14);
+}
+
+TEST(KernelScale, FloatTinyTriangleFarFromQuery) {
+  const std::vector<int> sizes = {-146, -140, -126, -100, -60, -30};
+  const std::vector<int> reach = {-60, -20, 0, 30, 60};
+  check_tiny_far<float>("Ericson", [](auto... v) { return closest_point_triangle(v...); },
+                        sizes, reach, 1e-5);
+  check_tiny_far<float>("Eberly", [](auto... v) { return closest_point_triangle_eberly(v...); },
+                        sizes, reach, 1e-5);
+  check_tiny_far<float>(
+      "projection", [](auto... v) { return closest_point_triangle_projection(v...); }, sizes,
+      reach, 1e-5);
+}
+
 }  // namespace
 }  // namespace prox::test

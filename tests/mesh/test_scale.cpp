@@ -262,6 +262,42 @@ TEST(Scale, KernelEdgesFarFromOne) {
   }
 }
 
+/// fuzz_read_mesh's finding: a mesh of subnormal triangles (edges ~1e-300
+/// and below, at the origin) beside an ordinary one. The kernel's rescaled
+/// path squared p's offset from a subnormal triangle (2^894 of its sizes)
+/// past double's range and answered an infinite distance; MeshIndex, whose
+/// box bounds knew those triangles were 0.94 away, pruned the ordinary one
+/// and answered a miss, BruteForce the farther ordinary triangle. Both must
+/// answer the subnormal triangles' nearest corner, at the exact distance.
+TEST(Scale, SubnormalTrianglesBesideAnOrdinaryOne) {
+  const std::vector<Vec3d> v = {{1.3, 0, 0},
+                                {5.4323092299303293e-312, 2.7225205998089384e-311, 1.06e-313},
+                                {1.6296927678407716e-311, 3.2593855358095061e-311, 6.4e-314},
+                                {8.5128503020364635e-314, 2.0522684541662571e-289, 4.5e-270},
+                                {1.1125369294158761e-308, 1.1951080295476781e-310, 1.1e-313},
+                                {1.2731974749250093e-313, 3.1315130975114057e-294, 5.8e-275},
+                                {3e-300, -2e-300, 1e-300}};
+  const std::vector<std::array<std::uint32_t, 3>> f = {
+      {1, 3, 4}, {1, 4, 2}, {2, 4, 5}, {6, 3, 5}, {0, 0, 0}};
+  const TriangleMesh<double> mesh(v, f);
+  const MeshIndex<double> index(mesh);
+  const BruteForce<double> brute(mesh);
+  for (const Vec3d p : {Vec3d{0.25, -0.5, 0.75}, Vec3d{1e-200, 0, 0}, Vec3d{-1e30, 3, 0},
+                        Vec3d{1.2, 0, 0}, Vec3d{0, 0, 1e-280}}) {
+    const auto a = index.closest_point(p), b = brute.closest_point(p);
+    ASSERT_TRUE(a.found()) << p[0];
+    EXPECT_EQ(a.triangle, b.triangle) << p[0];
+    EXPECT_EQ(a.sq_distance, b.sq_distance) << p[0];
+    double exact = INFINITY;
+    for (const auto& t : f) {
+      const auto x = closest_point_triangle<Q>(q_of(p), q_of(v[t[0]]), q_of(v[t[1]]),
+                                               q_of(v[t[2]]));
+      exact = std::min(exact, x.sq_distance.get_d());
+    }
+    EXPECT_NEAR(a.sq_distance, exact, 1e-15 * exact) << p[0];
+  }
+}
+
 /// Item 3: a mesh at 1e306 gave a hit at t = NaN and the three ray modes
 /// disagreed. Now outside the range: refused at construction with the limit
 /// named; the kernel alone answers a miss, never NaN.

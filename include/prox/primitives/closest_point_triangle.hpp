@@ -330,6 +330,39 @@ template <class T, class Tag>
 ClosestPointTriangleResult<T> closest_point_triangle_tagged(const Vec3<T>& p, const Vec3<T>& a,
                                                             const Vec3<T>& b, const Vec3<T>& c);
 
+/// The answer for p so far from a tiny triangle (relative to its size) that
+/// the triangle is one point at T's precision: the nearest corner (ties to the
+/// first), its squared distance measured with p - corner scaled by a power of
+/// two to about 1 (exact) so that it neither overflows nor flushes to zero
+/// before it is rounded once, back in p's units. (Tag: only to give each ISA
+/// object its own copy, as for every out-of-line kernel piece.)
+template <class T, class Tag>
+[[gnu::noinline]] ClosestPointTriangleResult<T> nearest_corner_far(const Vec3<T>& p,
+                                                                   const Vec3<T>* corners) {
+  Vec3<T> d[3];
+  T big = T(0);
+  for (int i = 0; i < 3; ++i) {
+    d[i] = p - corners[i];
+    for (int j = 0; j < 3; ++j) big = std::max(big, std::abs(d[i][j]));
+  }
+  int e = 0;
+  std::frexp(big, &e);
+  int best = 0;
+  T best_s = ScalarTraits<T>::infinity();
+  for (int i = 0; i < 3; ++i) {
+    const Vec3<T> v{std::ldexp(d[i][0], -e), std::ldexp(d[i][1], -e), std::ldexp(d[i][2], -e)};
+    const T s = squared_norm(v);
+    if (s < best_s) best_s = s, best = i;
+  }
+  ClosestPointTriangleResult<T> r;
+  r.point = corners[best];
+  r.sq_distance = std::ldexp(best_s, 2 * e);
+  r.bary = Vec3<T>::zero();
+  r.bary[best] = T(1);
+  r.feature = best == 0 ? Feature::v0 : best == 1 ? Feature::v1 : Feature::v2;
+  return r;
+}
+
 /// The rare path of a triangle too small or too large for T's arithmetic (see
 /// KernelScale). Float: the whole kernel in double, where every float
 /// triangle is in range. Double: p, a, b, c scaled by 2^k (exact: the answer is
@@ -361,7 +394,14 @@ ClosestPointTriangleResult<T> closest_point_rescaled(const Vec3<T>& p, const Vec
     }
     const Vec3<T> pa = scale(p - a, k);
     const Vec3<T> corners[3] = {a, b, c};
-    if (!prox::all_finite(pa)) return closest_on_edges<T, Tag>(p, corners);  // p 2^800 m away
+    // p more than 2^max_exp triangle sizes away (or farther than T can
+    // scale): the kernel would square |pa| past T's range (inf, a finding of
+    // fuzz_read_mesh). At that ratio the triangle is a point at T's precision
+    // (every point of it is within 2^-max_exp relative of the same distance),
+    // so the nearest corner is the answer.
+    if (!(std::max({std::abs(pa[0]), std::abs(pa[1]), std::abs(pa[2])}) <=
+          std::ldexp(T(1), KernelScale<T>::max_exp)))
+      return nearest_corner_far<T, Tag>(p, corners);
     ClosestPointTriangleResult<T> r = closest_point_triangle_tagged<T, Tag>(
         pa, Vec3<T>::zero(), scale(b - a, k), scale(c - a, k));
     switch (r.feature) {
