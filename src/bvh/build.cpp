@@ -179,7 +179,16 @@ struct Builder {
         }
   }
 
-  // Best SAH plane over all three axes (cost = area x count summed over both
+  // Slots a side of n primitives fills: leaves are tested (and stored) four
+  // at a time, so the SAH counts in packs of four (as Embree's builders count
+  // blocks): a side of 5 costs what 8 cost. Large sides barely change; near
+  // the leaves it prefers sides that fill their packs (less padding, fewer
+  // partly empty packs tested).
+  static std::uint32_t blocks(std::uint32_t n) {
+    return (n + kLeafAlign - 1) / kLeafAlign * kLeafAlign;
+  }
+
+  // Best SAH plane over all three axes (cost = area x slots summed over both
   // sides). Large ranges are binned in parallel chunks, merged in a fixed
   // order (unions and counts are exact, so the result does not depend on it).
   Split find_split(std::uint32_t b, std::uint32_t e, const Box3f& cbox) const {
@@ -236,7 +245,8 @@ struct Builder {
         cnt += bin.count[a][k - 1];
         if (right_count[k] == 0) continue;
         const Box3f left = acc.box(), right = right_box[k].box();
-        const float cost = half_area(left) * float(cnt) + half_area(right) * float(right_count[k]);
+        const float cost = half_area(left) * float(blocks(cnt)) +
+                           half_area(right) * float(blocks(right_count[k]));
         if (cost < best.cost) {
           best.cost = cost;
           best.axis = a;
