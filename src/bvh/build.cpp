@@ -77,6 +77,10 @@ struct alignas(16) PBox {
   Box3f box() const { return Box3f{{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}}; }
 };
 
+// Slots a leaf of n primitives fills: leaves start on multiples of
+// kLeafAlign and are tested (and stored) that many at a time.
+std::uint32_t leaf_slots(std::uint32_t n) { return (n + kLeafAlign - 1) / kLeafAlign * kLeafAlign; }
+
 float half_area(const Box3f& b) {
   if (b.is_empty()) return 0.0f;
   const Vec3<float> d = b.diagonal();
@@ -181,17 +185,10 @@ struct Builder {
         }
   }
 
-  // Slots a side of n primitives fills: leaves are tested (and stored) four
-  // at a time, so the SAH counts in packs of four (as Embree's builders count
-  // blocks): a side of 5 costs what 8 cost. Large sides barely change; near
-  // the leaves it prefers sides that fill their packs (less padding, fewer
-  // partly empty packs tested).
-  static std::uint32_t blocks(std::uint32_t n) {
-    return (n + kLeafAlign - 1) / kLeafAlign * kLeafAlign;
-  }
-
   // Best SAH plane over all three axes (cost = area x slots summed over both
-  // sides). Large ranges are binned in parallel chunks, merged in a fixed
+  // sides: leaf_slots, as Embree's builders count blocks, so a side of 5
+  // costs what 8 cost; large sides barely change, near the leaves it prefers
+  // sides that fill their packs: less padding, fewer partly empty packs). Large ranges are binned in parallel chunks, merged in a fixed
   // order (unions and counts are exact, so the result does not depend on it).
   Split find_split(std::uint32_t b, std::uint32_t e, const Box3f& cbox) const {
     Split best;
@@ -247,8 +244,8 @@ struct Builder {
         cnt += bin.count[a][k - 1];
         if (right_count[k] == 0) continue;
         const Box3f left = acc.box(), right = right_box[k].box();
-        const float cost = half_area(left) * float(blocks(cnt)) +
-                           half_area(right) * float(blocks(right_count[k]));
+        const float cost = half_area(left) * float(leaf_slots(cnt)) +
+                           half_area(right) * float(leaf_slots(right_count[k]));
         if (cost < best.cost) {
           best.cost = cost;
           best.axis = a;
@@ -310,7 +307,7 @@ struct Builder {
     if (depth < kDepthLimit) {
       const Split s = find_split(b, e, cbox);
       // A leaf costs its slots: its primitives are tested four at a time.
-      const float leaf_cost = half_area(box) * float((n + kLeafAlign - 1) / kLeafAlign * kLeafAlign);
+      const float leaf_cost = half_area(box) * float(leaf_slots(n));
       // Split cost: one traversal step (~ one primitive test) + the children.
       if (n <= std::uint32_t(max_leaf) &&
           (s.axis < 0 || leaf_cost <= s.cost + kTraversalCost * half_area(box)))
@@ -429,7 +426,7 @@ struct Collapser {
     std::array<std::uint8_t, kWidth>& sx = split[x];
     const float area = half_area(n.box);
     if (n.count > 0) {
-      const float leaf = area * float((n.count + kLeafAlign - 1) / kLeafAlign * kLeafAlign);
+      const float leaf = area * float(leaf_slots(n.count));
       cx.fill(leaf);
       sx.fill(0);
       return;
@@ -488,16 +485,10 @@ struct Collapser {
   std::size_t leaves = 0;
 
   std::uint32_t plan(std::uint32_t root, int depth) {
-    // Children of the new node: open the largest inner binary child until 8.
+    // Children of the new node: the least-cost ones with eight places (an
+    // inner node is always opened there; a leaf at the root is its only child).
     Plan p;
-    const BinaryNode& r = bin[root];
-    if (r.count > 0) {
-      p.kid[p.count++] = root;  // a single leaf under the root
-    } else {
-      const std::uint8_t i = split[root][kWidth - 1];  // an inner node: always opened
-      expand(r.first, i, p);
-      expand(r.first + 1, kWidth - i, p);
-    }
+    expand(root, kWidth, p);
     const std::uint32_t me = std::uint32_t(plans.size());
     plans.push_back(p);
     max_depth = std::max(max_depth, depth);
@@ -506,7 +497,7 @@ struct Collapser {
       std::uint32_t child;
       if (c.count > 0) {
         child = slots;
-        slots += (c.count + kLeafAlign - 1) / kLeafAlign * kLeafAlign;
+        slots += leaf_slots(c.count);
         ++leaves;
       } else {
         child = plan(p.kid[k], depth + 1);

@@ -329,28 +329,26 @@ void check_tiny_far(const char* name, Kernel kernel, const std::vector<int>& siz
   EXPECT_EQ(wrong, 0) << name;
 }
 
+/// check_tiny_far on the three closest-point kernels.
+template <class T>
+void check_tiny_far_kernels(const std::vector<int>& sizes, const std::vector<int>& reach,
+                            double tol) {
+  check_tiny_far<T>("Ericson", [](auto... v) { return closest_point_triangle(v...); }, sizes,
+                    reach, tol);
+  check_tiny_far<T>("Eberly", [](auto... v) { return closest_point_triangle_eberly(v...); },
+                    sizes, reach, tol);
+  check_tiny_far<T>("projection",
+                    [](auto... v) { return closest_point_triangle_projection(v...); }, sizes,
+                    reach, tol);
+}
+
 TEST(KernelScale, DoubleTinyTriangleFarFromQuery) {
-  const std::vector<int> sizes = {-1060, -1030, -1000, -900, -800, -700, -600, -450, -300};
-  const std::vector<int> reach = {-500, -200, -100, 0, 60, 120};
-  check_tiny_far<double>("Ericson", [](auto... v) { return closest_point_triangle(v...); },
-                         sizes, reach, 1e-14);
-  check_tiny_far<double>("Eberly", [](auto... v) { return closest_point_triangle_eberly(v...); },
-                         sizes, reach, 1e-14);
-  check_tiny_far<double>(
-      "projection", [](auto... v) { return closest_point_triangle_projection(v...); }, sizes,
-      reach, 1e-14);
+  check_tiny_far_kernels<double>({-1060, -1030, -1000, -900, -800, -700, -600, -450, -300},
+                                 {-500, -200, -100, 0, 60, 120}, 1e-14);
 }
 
 TEST(KernelScale, FloatTinyTriangleFarFromQuery) {
-  const std::vector<int> sizes = {-146, -140, -126, -100, -60, -30};
-  const std::vector<int> reach = {-60, -20, 0, 30, 60};
-  check_tiny_far<float>("Ericson", [](auto... v) { return closest_point_triangle(v...); },
-                        sizes, reach, 1e-5);
-  check_tiny_far<float>("Eberly", [](auto... v) { return closest_point_triangle_eberly(v...); },
-                        sizes, reach, 1e-5);
-  check_tiny_far<float>(
-      "projection", [](auto... v) { return closest_point_triangle_projection(v...); }, sizes,
-      reach, 1e-5);
+  check_tiny_far_kernels<float>({-146, -140, -126, -100, -60, -30}, {-60, -20, 0, 30, 60}, 1e-5);
 }
 
 }  // namespace

@@ -354,12 +354,8 @@ template <class T, class Tag>
     const T s = squared_norm(v);
     if (s < best_s) best_s = s, best = i;
   }
-  ClosestPointTriangleResult<T> r;
-  r.point = corners[best];
+  ClosestPointTriangleResult<T> r = on_edge<T, Tag>(p, corners, best, best, T(0));  // the corner
   r.sq_distance = std::ldexp(best_s, 2 * e);
-  r.bary = Vec3<T>::zero();
-  r.bary[best] = T(1);
-  r.feature = best == 0 ? Feature::v0 : best == 1 ? Feature::v1 : Feature::v2;
   return r;
 }
 
