@@ -9,7 +9,8 @@ namespace prox::sdf_detail {
 template <class T>
 using LuneFn = MeshClosestPoint<T> (*)(const FlatIndex<T>&, const Vec3<T>&, std::uint32_t,
                                        const Vec3<T>&, const Vec3<T>&, const Vec3<T>&,
-                                       std::span<const EmptyBall>, double, LuneStats*);
+                                       std::span<const EmptyBall>, double, LuneStats*,
+                                       const TriangleTerms4*);
 struct LuneTable {
   LuneFn<float> f;
   LuneFn<double> d;

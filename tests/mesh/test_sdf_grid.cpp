@@ -4,6 +4,7 @@
 // for bit; thread counts 1 and 2 byte for byte; grid layouts by hand.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstring>
 #include <random>
 
@@ -11,6 +12,7 @@
 #include "mesh_support.hpp"
 #include "prox/mesh/isa.hpp"
 #include "prox/mesh/sdf_grid.hpp"
+#include "prox/mesh/sdf_grid_bounds.hpp"
 #include "prox/mesh/sdf_grid_lune_impl.hpp"
 
 namespace prox {
@@ -26,13 +28,16 @@ void expect_grid_exact(const SignedMesh<Index>& s, const GridSpec& g, double ban
   ASSERT_EQ(one.values.size(), g.nodes());
   // 2 and 7 threads (other slabs, so other neighbours prune), and the plain
   // bounded engine query per node: the same bytes.
-  for (const int threads : {2, 7, 0}) {
+  // And the search without its per-triangle terms table (the terms computed
+  // at every visit, as past the table's size cap): the same bytes.
+  for (const int threads : {2, 7, 0, -1}) {
     SdfOptions t = o;
-    t.batch.threads = threads == 0 ? 1 : threads;
+    t.batch.threads = threads <= 0 ? 1 : threads;
     t.lune = threads != 0;
+    t.terms_table = threads != -1;
     const SdfGrid<T> two = signed_distance_grid(s, g, t);
     ASSERT_EQ(std::memcmp(one.values.data(), two.values.data(), one.values.size() * sizeof(T)), 0)
-        << threads << " threads, lune " << t.lune;
+        << threads << " threads, lune " << t.lune << ", terms table " << t.terms_table;
     EXPECT_EQ(one.unsure, two.unsure);
   }
   std::size_t unsure = 0;
@@ -244,13 +249,22 @@ TEST(SdfGrid, EveryIsaPathGivesTheSameGrid) {
   for (const Isa isa : available_isas()) {
     SCOPED_TRACE(isa_name(isa));
     set_isa(isa);
-    const SdfGrid<double> got = signed_distance_grid(s, g);
-    const SdfGrid<float> gotf = signed_distance_grid(sf, g);
+    std::vector<SdfGrid<double>> got;
+    std::vector<SdfGrid<float>> gotf;
+    for (const bool table : {true, false}) {
+      SdfOptions o;
+      o.terms_table = table;
+      got.push_back(signed_distance_grid(s, g, o));
+      gotf.push_back(signed_distance_grid(sf, g, o));
+    }
     set_isa(active);
-    ASSERT_EQ(got.values.size(), want.values.size());
-    EXPECT_EQ(std::memcmp(got.values.data(), want.values.data(), want.values.size() * 8), 0);
-    ASSERT_EQ(gotf.values.size(), wantf.values.size());
-    EXPECT_EQ(std::memcmp(gotf.values.data(), wantf.values.data(), wantf.values.size() * 4), 0);
+    for (int t = 0; t < 2; ++t) {
+      SCOPED_TRACE(t == 0 ? "terms table" : "terms per visit");
+      ASSERT_EQ(got[t].values.size(), want.values.size());
+      EXPECT_EQ(std::memcmp(got[t].values.data(), want.values.data(), want.values.size() * 8), 0);
+      ASSERT_EQ(gotf[t].values.size(), wantf.values.size());
+      EXPECT_EQ(std::memcmp(gotf[t].values.data(), wantf.values.data(), wantf.values.size() * 4), 0);
+    }
   }
 }
 
@@ -344,6 +358,38 @@ TEST(SdfGrid, Refusals) {
   EXPECT_THROW(signed_distance_grid(SignedMesh<MeshIndex<double>>(ok),
                                     grid_over_box(m.bounds(), 0.1, 8), o),
                std::invalid_argument);
+}
+
+// The grid's table of per-triangle terms (prox/mesh/sdf_grid_bounds.hpp): each
+// lane holds triangle_terms of that slot's edges bit for bit, padding lanes
+// included (they repeat a leaf's last triangle), in double and float indexes;
+// past its size cap the table is empty (the search then computes the terms).
+template <class T>
+void expect_terms_table(const MeshIndex<T>& index) {
+  const FlatIndex<T> x = index.layout();
+  const auto table = sdf_detail::triangle_terms_table(x, std::size_t(1) << 30, 2);
+  ASSERT_EQ(table.size(), x.packs.size());
+  for (std::size_t i = 0; i < x.packs.size(); ++i)
+    for (unsigned lane = 0; lane < 4; ++lane) {
+      double ed[3][3];
+      for (int k = 0; k < 3; ++k)
+        for (int a = 0; a < 3; ++a)
+          ed[k][a] = double(x.packs[i].c[(k + 1) % 3][a][lane]) - double(x.packs[i].c[k][a][lane]);
+      const sdf_detail::TriangleTerms want = sdf_detail::triangle_terms(ed);
+      const sdf_detail::TriangleTerms got = sdf_detail::lane_terms(table[i], lane);
+      ASSERT_EQ(want.ok, got.ok) << "pack " << i << " lane " << lane;
+      // Every double member, bit for bit (ok, the last member, compared above).
+      ASSERT_EQ(std::memcmp(&want, &got, offsetof(sdf_detail::TriangleTerms, ok)), 0)
+          << "pack " << i << " lane " << lane;
+    }
+  EXPECT_TRUE(sdf_detail::triangle_terms_table(
+                  x, sizeof(sdf_detail::TriangleTerms4) * x.packs.size() - 1, 1).empty());
+}
+
+TEST(SdfGrid, TermsTableHoldsEachTrianglesTerms) {
+  const auto m = test::cgal_mesh("elephant.off");
+  expect_terms_table(MeshIndex<double>(m));
+  expect_terms_table(MeshIndex<float>(test::to_float(m)));
 }
 
 }  // namespace

@@ -155,6 +155,10 @@ struct SdfOptions {
   /// (prox/mesh/sdf_grid_lune.hpp; MeshIndex only). Off: the bounded engine
   /// query per node. The values are the same bits either way.
   bool lune = true;
+  /// With lune: compute the per-triangle terms of the search's distance lower
+  /// bound once (prox/mesh/sdf_grid_bounds.hpp; 208 bytes a triangle, skipped
+  /// past 1 GiB) rather than at every visit. The values are the same bits either way.
+  bool terms_table = true;
   /// If set, receives the pruned searches' counts (summed over threads).
   sdf_detail::LuneStats* lune_stats = nullptr;
   /// Only the z-planes k in [z_begin, z_end) (z_end clipped to the grid): values

@@ -16,6 +16,8 @@
 namespace prox::sdf_detail {
 
 
+struct TriangleTerms4;  // prox/mesh/sdf_grid_bounds.hpp
+
 /// An empty ball of a computed neighbour: node q, its computed squared distance.
 struct EmptyBall {
   Vec3d q;
@@ -42,10 +44,12 @@ MeshClosestPoint<float> lune_closest_point_isa(const FlatIndex<float>& x, const 
                                                std::uint32_t hint, const Vec3<float>& h0,
                                                const Vec3<float>& h1, const Vec3<float>& h2,
                                                std::span<const EmptyBall> balls, double scale,
-                                               LuneStats* stats = nullptr);
+                                               LuneStats* stats = nullptr,
+                                               const TriangleTerms4* terms = nullptr);
 MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, const Vec3<double>& p,
                                                 std::uint32_t hint, const Vec3<double>& h0,
                                                 const Vec3<double>& h1, const Vec3<double>& h2,
                                                 std::span<const EmptyBall> balls, double scale,
-                                                LuneStats* stats = nullptr);
+                                                LuneStats* stats = nullptr,
+                                                const TriangleTerms4* terms = nullptr);
 }  // namespace prox::sdf_detail

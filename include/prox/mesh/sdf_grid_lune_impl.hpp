@@ -39,7 +39,9 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -52,6 +54,7 @@
 #include "prox/bvh/traverse.hpp"
 #include "prox/mesh/flat_index.hpp"
 #include "prox/mesh/results.hpp"
+#include "prox/mesh/sdf_grid_bounds.hpp"
 #include "prox/mesh/sdf_grid_lune.hpp"
 #include "prox/primitives/closest_point_triangle.hpp"
 
@@ -63,8 +66,8 @@ inline namespace PROX_ISA_NAMESPACE {
 struct Cut {
   double w[3];
   float wf[3];
-  float c_box;   ///< for the float box test
-  bool w_pos[3];
+  float c_box;     ///< for the float box test: keep a box where sum_a sel_a wf_a >= c_box
+  unsigned off[3];  ///< byte offset in a Node8 of the bound row farthest along w, per axis
 };
 
 /// Node test: box lower bound against the current bound, and every cut.
@@ -73,7 +76,6 @@ struct LuneTest {
   float bound;
   const Cut* cuts;
   int ncuts;
-  prox::simd::F8 vp[3];
   std::size_t* visited;
   float limit() const { return bound; }
   PROX_FORCE_INLINE unsigned children(const bvh::Node8& n, float* key) {
@@ -85,10 +87,11 @@ struct LuneTest {
     unsigned mask = le_mask8(lb, set8(bound));
     for (int i = 0; i < ncuts && mask != 0; ++i) {
       const Cut& c = cuts[i];
+      const char* base = reinterpret_cast<const char*>(&n);
       F8 lin = set8(0.0f);
       for (int a = 0; a < 3; ++a) {
-        const F8 sel = load8(c.w_pos[a] ? n.hi[a] : n.lo[a]);
-        lin = add8(lin, mul8(sub8(sel, vp[a]), set8(c.wf[a])));
+        const F8 sel = load8(reinterpret_cast<const float*>(base + c.off[a]));
+        lin = add8(lin, mul8(sel, set8(c.wf[a])));
       }
       mask &= le_mask8(set8(c.c_box), lin);
     }
@@ -146,44 +149,37 @@ struct LowerBound1 {
   /// The bound in distance (for messages; not used to prune).
   double distance() const { return (std::sqrt(a / e3) - gm) / rn; }
 };
-inline LowerBound1 lower_bound1(const double (&dk)[3][3], const double (&ed)[3][3]) {
-  const double n[3] = {ed[2][1] * ed[0][2] - ed[2][2] * ed[0][1],
-                       ed[2][2] * ed[0][0] - ed[2][0] * ed[0][2],
-                       ed[2][0] * ed[0][1] - ed[2][1] * ed[0][0]};
+/// lower_bound1 from its triangle's terms (TriangleTerms, prox/mesh/sdf_grid_bounds.hpp:
+/// every product that does not depend on p, computed once per triangle).
+inline LowerBound1 lower_bound1(const double (&dk)[3][3], const double (&ed)[3][3],
+                                const TriangleTerms& tt) {
   auto dot = [](const double* a, const double* b) { return (a[0] * b[0] + a[1] * b[1]) + a[2] * b[2]; };
   auto norm1 = [](const double* a) { return (std::fabs(a[0]) + std::fabs(a[1])) + std::fabs(a[2]); };
-  const double n2 = dot(n, n);
-  const double g1 = (norm1(ed[0]) + norm1(ed[1])) + norm1(ed[2]);
-  const double g = g1 * g1;
   const double m1 = std::max(std::max(norm1(dk[0]), norm1(dk[1])), norm1(dk[2]));
-  if (!(n2 >= 0x1p-100 && g <= 0x1p100 && m1 <= 0x1p50))
-    return {-std::numeric_limits<double>::infinity(), 1.0, 1.0, 0.0};
-  const double h = dot(n, dk[0]);
-  const double el[3] = {dot(ed[0], ed[0]), dot(ed[1], ed[1]), dot(ed[2], ed[2])};
-  const double pk[3] = {el[1] * el[2], el[2] * el[0], el[0] * el[1]};
-  const double e3 = pk[0] * el[0];
-  const double he = (h * h) * e3;
-  const double gm = (0x1p-36 * g) * m1;
+  if (!(tt.ok && m1 <= 0x1p50)) return {-std::numeric_limits<double>::infinity(), 1.0, 1.0, 0.0};
+  const double h = dot(tt.n, dk[0]);
+  const double he = (h * h) * tt.e3;
+  const double gm = tt.gs * m1;
+  double dd[3];
+  for (int k = 0; k < 3; ++k) dd[k] = (dot(dk[k], dk[k]) * tt.n2) * tt.e3;
   double q = 0, nearest = std::numeric_limits<double>::infinity();
   bool clear = false;
   for (int k = 0; k < 3; ++k) {
-    const double mk[3] = {ed[k][1] * n[2] - ed[k][2] * n[1], ed[k][2] * n[0] - ed[k][0] * n[2],
-                          ed[k][0] * n[1] - ed[k][1] * n[0]};
-    const double t = 0.0 - dot(mk, dk[k]);
+    const double t = 0.0 - dot(tt.mk[k], dk[k]);
     const double u = std::max(t, 0.0);
-    const double a = (u * u) * pk[k];
+    const double a = (u * u) * tt.pk[k];
     q = std::max(q, a);
-    const double tau = gm * norm1(ed[k]);
+    const double tau = gm * tt.ne[k];
     clear = clear || t > tau;
     const double sigma = 0.0 - dot(dk[k], ed[k]);
-    const int j = (k + 1) % 3;
-    const double seg = sigma < 0.0      ? (dot(dk[k], dk[k]) * n2) * e3
-                       : sigma > el[k] ? (dot(dk[j], dk[j]) * n2) * e3
-                                       : he + a;
+    const double seg = sigma < 0.0 ? dd[k] : sigma > tt.el[k] ? dd[(k + 1) % 3] : he + a;
     if (t > 0.0 - tau) nearest = std::min(nearest, seg);
   }
   const double all = clear ? std::max(he + q, nearest) : he + q;
-  return {all * (1.0 - 0x1p-39), e3, std::sqrt(n2), gm};
+  return {all * (1.0 - 0x1p-39), tt.e3, tt.rn, gm};
+}
+inline LowerBound1 lower_bound1(const double (&dk)[3][3], const double (&ed)[3][3]) {
+  return lower_bound1(dk, ed, triangle_terms(ed));
 }
 
 #if defined(__AVX2__)
@@ -198,13 +194,69 @@ struct LowerBound4 {
                       _mm256_cmp_pd(a, rhs, _CMP_GT_OQ))));
   }
 };
-PROX_FORCE_INLINE LowerBound4 lower_bound4(const __m256d (&dk)[3][3], const __m256d (&ed)[3][3]) {
+/// TriangleTerms of four lanes in registers: loaded from a table entry, or
+/// computed from the edges (the same operations as triangle_terms, lane by lane).
+struct Terms4 {
+  __m256d n[3], mk[3][3], el[3], pk[3], e3, n2, rn, gs, ne[3], ok;
+};
+PROX_FORCE_INLINE Terms4 load_terms4(const TriangleTerms4& t) {
+  Terms4 r;
+  for (int a = 0; a < 3; ++a) {
+    r.n[a] = _mm256_load_pd(t.n[a]);
+    r.el[a] = _mm256_load_pd(t.el[a]);
+    r.pk[a] = _mm256_load_pd(t.pk[a]);
+    r.ne[a] = _mm256_load_pd(t.ne[a]);
+    for (int b = 0; b < 3; ++b) r.mk[a][b] = _mm256_load_pd(t.mk[a][b]);
+  }
+  r.e3 = _mm256_load_pd(t.e3);
+  r.n2 = _mm256_load_pd(t.n2);
+  r.rn = _mm256_load_pd(t.rn);
+  r.gs = _mm256_load_pd(t.gs);
+  r.ok = _mm256_cmp_pd(_mm256_load_pd(t.ok), _mm256_setzero_pd(), _CMP_NEQ_OQ);
+  return r;
+}
+PROX_FORCE_INLINE Terms4 terms4(const __m256d (&ed)[3][3]) {
   const auto mul = [](__m256d a, __m256d b) { return _mm256_mul_pd(a, b); };
   const auto sub = [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); };
   const auto add = [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); };
-  const __m256d n[3] = {sub(mul(ed[2][1], ed[0][2]), mul(ed[2][2], ed[0][1])),
-                        sub(mul(ed[2][2], ed[0][0]), mul(ed[2][0], ed[0][2])),
-                        sub(mul(ed[2][0], ed[0][1]), mul(ed[2][1], ed[0][0]))};
+  auto dot = [&](const __m256d* a, const __m256d* b) {
+    return add(add(mul(a[0], b[0]), mul(a[1], b[1])), mul(a[2], b[2]));
+  };
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  auto norm1 = [&](const __m256d* a) {
+    return add(add(_mm256_andnot_pd(sign, a[0]), _mm256_andnot_pd(sign, a[1])),
+               _mm256_andnot_pd(sign, a[2]));
+  };
+  Terms4 t;
+  t.n[0] = sub(mul(ed[2][1], ed[0][2]), mul(ed[2][2], ed[0][1]));
+  t.n[1] = sub(mul(ed[2][2], ed[0][0]), mul(ed[2][0], ed[0][2]));
+  t.n[2] = sub(mul(ed[2][0], ed[0][1]), mul(ed[2][1], ed[0][0]));
+  t.n2 = dot(t.n, t.n);
+  for (int k = 0; k < 3; ++k) t.ne[k] = norm1(ed[k]);
+  const __m256d g1 = add(add(t.ne[0], t.ne[1]), t.ne[2]);
+  const __m256d g = mul(g1, g1);
+  t.ok = _mm256_and_pd(_mm256_cmp_pd(t.n2, _mm256_set1_pd(0x1p-100), _CMP_GE_OQ),
+                       _mm256_cmp_pd(g, _mm256_set1_pd(0x1p100), _CMP_LE_OQ));
+  for (int k = 0; k < 3; ++k) t.el[k] = dot(ed[k], ed[k]);
+  t.pk[0] = mul(t.el[1], t.el[2]);
+  t.pk[1] = mul(t.el[2], t.el[0]);
+  t.pk[2] = mul(t.el[0], t.el[1]);
+  t.e3 = mul(t.pk[0], t.el[0]);
+  t.gs = mul(_mm256_set1_pd(0x1p-36), g);
+  for (int k = 0; k < 3; ++k) {
+    t.mk[k][0] = sub(mul(ed[k][1], t.n[2]), mul(ed[k][2], t.n[1]));
+    t.mk[k][1] = sub(mul(ed[k][2], t.n[0]), mul(ed[k][0], t.n[2]));
+    t.mk[k][2] = sub(mul(ed[k][0], t.n[1]), mul(ed[k][1], t.n[0]));
+  }
+  t.rn = _mm256_sqrt_pd(t.n2);
+  return t;
+}
+/// lower_bound1 (the form with TriangleTerms) on four lanes.
+PROX_FORCE_INLINE LowerBound4 lower_bound4(const __m256d (&dk)[3][3], const __m256d (&ed)[3][3],
+                                           const Terms4& tt) {
+  const auto mul = [](__m256d a, __m256d b) { return _mm256_mul_pd(a, b); };
+  const auto sub = [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); };
+  const auto add = [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); };
   auto dot = [&](const __m256d* a, const __m256d* b) {
     return add(add(mul(a[0], b[0]), mul(a[1], b[1])), mul(a[2], b[2]));
   };
@@ -214,39 +266,26 @@ PROX_FORCE_INLINE LowerBound4 lower_bound4(const __m256d (&dk)[3][3], const __m2
                _mm256_andnot_pd(sign, a[2]));
   };
   const __m256d zero = _mm256_setzero_pd();
-  const __m256d n2 = dot(n, n);
-  const __m256d g1 = add(add(norm1(ed[0]), norm1(ed[1])), norm1(ed[2]));
-  const __m256d g = mul(g1, g1);
   const __m256d m1 = _mm256_max_pd(_mm256_max_pd(norm1(dk[0]), norm1(dk[1])), norm1(dk[2]));
-  const __m256d ok = _mm256_and_pd(
-      _mm256_cmp_pd(n2, _mm256_set1_pd(0x1p-100), _CMP_GE_OQ),
-      _mm256_and_pd(_mm256_cmp_pd(g, _mm256_set1_pd(0x1p100), _CMP_LE_OQ),
-                    _mm256_cmp_pd(m1, _mm256_set1_pd(0x1p50), _CMP_LE_OQ)));
-  const __m256d h = dot(n, dk[0]);
-  const __m256d el[3] = {dot(ed[0], ed[0]), dot(ed[1], ed[1]), dot(ed[2], ed[2])};
-  const __m256d pk[3] = {mul(el[1], el[2]), mul(el[2], el[0]), mul(el[0], el[1])};
-  const __m256d e3 = mul(pk[0], el[0]);
-  const __m256d he = mul(mul(h, h), e3);
-  const __m256d gm = mul(mul(_mm256_set1_pd(0x1p-36), g), m1);
+  const __m256d ok = _mm256_and_pd(tt.ok, _mm256_cmp_pd(m1, _mm256_set1_pd(0x1p50), _CMP_LE_OQ));
+  const __m256d h = dot(tt.n, dk[0]);
+  const __m256d he = mul(mul(h, h), tt.e3);
+  const __m256d gm = mul(tt.gs, m1);
+  __m256d dd[3];
+  for (int k = 0; k < 3; ++k) dd[k] = mul(mul(dot(dk[k], dk[k]), tt.n2), tt.e3);
   __m256d q = zero, nearest = _mm256_set1_pd(std::numeric_limits<double>::infinity());
   __m256d clear = zero;  // all bits set where an edge is clearly outside
   for (int k = 0; k < 3; ++k) {
-    const __m256d mk[3] = {sub(mul(ed[k][1], n[2]), mul(ed[k][2], n[1])),
-                           sub(mul(ed[k][2], n[0]), mul(ed[k][0], n[2])),
-                           sub(mul(ed[k][0], n[1]), mul(ed[k][1], n[0]))};
-    const __m256d t = sub(zero, dot(mk, dk[k]));
+    const __m256d t = sub(zero, dot(tt.mk[k], dk[k]));
     const __m256d u = _mm256_max_pd(t, zero);
-    const __m256d a = mul(mul(u, u), pk[k]);
+    const __m256d a = mul(mul(u, u), tt.pk[k]);
     q = _mm256_max_pd(q, a);
-    const __m256d tau = mul(gm, norm1(ed[k]));
+    const __m256d tau = mul(gm, tt.ne[k]);
     clear = _mm256_or_pd(clear, _mm256_cmp_pd(t, tau, _CMP_GT_OQ));
     const __m256d sigma = sub(zero, dot(dk[k], ed[k]));
-    const int j = (k + 1) % 3;
-    const __m256d before = mul(mul(dot(dk[k], dk[k]), n2), e3);
-    const __m256d after = mul(mul(dot(dk[j], dk[j]), n2), e3);
     __m256d seg = add(he, a);
-    seg = _mm256_blendv_pd(seg, after, _mm256_cmp_pd(sigma, el[k], _CMP_GT_OQ));
-    seg = _mm256_blendv_pd(seg, before, _mm256_cmp_pd(sigma, zero, _CMP_LT_OQ));
+    seg = _mm256_blendv_pd(seg, dd[(k + 1) % 3], _mm256_cmp_pd(sigma, tt.el[k], _CMP_GT_OQ));
+    seg = _mm256_blendv_pd(seg, dd[k], _mm256_cmp_pd(sigma, zero, _CMP_LT_OQ));
     nearest = _mm256_blendv_pd(nearest, _mm256_min_pd(nearest, seg),
                                _mm256_cmp_pd(t, sub(zero, tau), _CMP_GT_OQ));
   }
@@ -257,7 +296,7 @@ PROX_FORCE_INLINE LowerBound4 lower_bound4(const __m256d (&dk)[3][3], const __m2
   const __m256d one = _mm256_set1_pd(1.0);
   return {_mm256_blendv_pd(_mm256_set1_pd(-std::numeric_limits<double>::infinity()),
                            mul(all, _mm256_set1_pd(1.0 - 0x1p-39)), ok),
-          _mm256_blendv_pd(one, e3, ok), _mm256_blendv_pd(one, _mm256_sqrt_pd(n2), ok),
+          _mm256_blendv_pd(one, tt.e3, ok), _mm256_blendv_pd(one, tt.rn, ok),
           _mm256_blendv_pd(zero, gm, ok)};
 }
 #endif
@@ -270,7 +309,8 @@ template <class T, class Tag = void>
 MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
                                        std::uint32_t hint, const Vec3<T>& h0, const Vec3<T>& h1,
                                        const Vec3<T>& h2, std::span<const EmptyBall> balls,
-                                       double scale, LuneStats* stats = nullptr) {
+                                       double scale, LuneStats* stats = nullptr,
+                                       const TriangleTerms4* terms = nullptr) {
   MeshClosestPoint<T> best;
   const ClosestPointTriangleResult<T> hr = detail::closest_point_triangle_tagged<T, Tag>(p, h0, h1, h2);
   best.point = hr.point;
@@ -297,23 +337,29 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
       w2 += c.w[a] * c.w[a];
       w1 += std::fabs(c.w[a]);
       c.wf[a] = float(c.w[a]);
-      c.w_pos[a] = c.w[a] >= 0;
+      // The hi row where w_a >= 0, else the lo row (the box's corner farthest along w).
+      c.off[a] = unsigned(c.w[a] >= 0 ? offsetof(bvh::Node8, hi) : offsetof(bvh::Node8, lo)) +
+                 32u * unsigned(a);
     }
     if (w2 == 0) continue;
     const double cc = 0.5 * (rho * rho - big_r * big_r - w2);
     // The c of a far neighbour is very negative: it would cut nothing.
     if (!(cc > -big_r * std::sqrt(w2))) continue;
     const double mag = std::fabs(cc) + 0.5 * (rho * rho + big_r * big_r + w2) + w1 * 2 * s;
-    // Float box test: w and p rounded to float, box corners float; each term
-    // (sel - p_a) w_a off by a few float roundings of |w_a| (|sel| + |p_a|).
+    // Float box test: sum_a sel_a wf_a >= c_box, the p . w term moved to the
+    // threshold (three subtractions fewer per cut and node); w rounded to
+    // float, box corners float (|sel_a| <= s): the sum is off by a few float
+    // roundings of sum_a |sel_a| |w_a| <= s w1 (about 2^-21 s w1), p . w (in
+    // double) by far less, and c_box is rounded down; the margin 2^-18 (4 s
+    // w1 + |cc|) covers both with room.
+    const double pw = (pd[0] * c.w[0] + pd[1] * c.w[1]) + pd[2] * c.w[2];
     const double loose = cc - mag * 0x1p-40 - 0x1p-18 * (w1 * 4 * s + std::fabs(cc));
-    c.c_box = bvh::float_down(loose);
+    c.c_box = bvh::float_down(loose + pw);
     ++ncuts;
   }
   const bvh::PointQuery q(p);
   std::size_t visited = 0, tested = 0;
-  LuneTest test{q, bvh::float_up(big_r * big_r) * bvh::kGrow, cuts, ncuts, {}, &visited};
-  for (int a = 0; a < 3; ++a) test.vp[a] = prox::simd::set8(float(pd[a]));
+  LuneTest test{q, bvh::float_up(big_r * big_r) * bvh::kGrow, cuts, ncuts, &visited};
   auto offer = [&](const LeafPack<T>& pk, std::uint32_t slot, unsigned lane) {
     ++tested;
     const ClosestPointTriangleResult<T> r = detail::closest_point_triangle_tagged<T, Tag>(
@@ -344,7 +390,11 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
       return _mm256_cvtps_pd(_mm_loadu_ps(v));
     }
   };
-  auto leaf = [&](std::uint32_t b, std::uint32_t n) {
+  // with_table: the terms come from the grid's table (a loop-invariant
+  // choice, made once per query: a select inside the leaf cost 4% of the
+  // search's instructions).
+  auto leaf_for = [&](auto with_table) {
+  return [&, with_table](std::uint32_t b, std::uint32_t n) {
     for (std::uint32_t s0 = b; s0 < b + n; s0 += bvh::kLeafAlign) {
       const LeafPack<T>& pk = x.pack_of(s0);
       const std::uint32_t live = std::min(std::uint32_t(bvh::kLeafAlign), b + n - s0);  // a copy: no odr-use of the global (no weak symbol in the ISA objects)
@@ -374,7 +424,12 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
       // point outside every empty ball, so the cuts prune only triangles
       // farther than R, and the bound prunes nearly all of those for fewer
       // operations (bunny at 128^3: 3.2 kernel calls a node instead of 13.4).
-      const LowerBound4 lb = lower_bound4(dk, ed);
+      // The triangles' own terms from the grid's table when it has one.
+      LowerBound4 lb;
+      if constexpr (decltype(with_table)::value)
+        lb = lower_bound4(dk, ed, load_terms4(terms[s0 / bvh::kLeafAlign]));
+      else
+        lb = lower_bound4(dk, ed, terms4(ed));
       mask &= ~lb.above(big_r);
       if (mask == 0) continue;
       alignas(32) double lv[4], lba[4], lbe[4], lbr[4], lbg[4];
@@ -383,16 +438,26 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
       _mm256_store_pd(lbe, lb.e3);
       _mm256_store_pd(lbr, lb.rn);
       _mm256_store_pd(lbg, lb.gm);
-      for (unsigned lane = 0; lane < live; ++lane) {
-        if (!(mask >> lane & 1u)) continue;
-        if (lv[lane] * kDown > big_r * big_r) continue;  // the bound may have shrunk
-        if (LowerBound1{lba[lane], lbe[lane], lbr[lane], lbg[lane]}.above(big_r)) continue;  // it cannot win
+      // The lanes left, in order; the two tests again only once an offer has
+      // shrunk the bound (the 4-lane tests above used this R).
+      const double r_tested = big_r;
+      for (unsigned m = mask; m != 0; m &= m - 1) {
+        const unsigned lane = unsigned(std::countr_zero(m));
+        if (big_r != r_tested) {
+          if (lv[lane] * kDown > big_r * big_r) continue;
+          if (LowerBound1{lba[lane], lbe[lane], lbr[lane], lbg[lane]}.above(big_r)) continue;  // it cannot win
+        }
         if (x.prims[s0 + lane] == hint) continue;  // best started from its kernel result
         offer(pk, s0 + lane, lane);
       }
     }
     return false;
   };
+  };
+  if (terms)
+    bvh::traverse(x.nodes, test, leaf_for(std::true_type{}));
+  else
+    bvh::traverse(x.nodes, test, leaf_for(std::false_type{}));
 #else
   auto leaf = [&](std::uint32_t b, std::uint32_t n) {
     for (std::uint32_t slot = b; slot < b + n; ++slot) {
@@ -417,14 +482,16 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
         dk[2][a] = x2 - pd[a];
       }
       if (l * kDown > big_r * big_r) continue;
-      if (lower_bound1(dk, ed).above(big_r)) continue;  // as the AVX2 path above
+      const TriangleTerms tt =
+          terms ? lane_terms(terms[slot / bvh::kLeafAlign], lane) : triangle_terms(ed);
+      if (lower_bound1(dk, ed, tt).above(big_r)) continue;  // as the AVX2 path above
       if (x.prims[slot] == hint) continue;
       offer(pk, slot, lane);
     }
     return false;
   };
-#endif
   bvh::traverse(x.nodes, test, leaf);
+#endif
   if (stats) {
     ++stats->queries;
     stats->nodes_visited += visited;
