@@ -42,6 +42,7 @@ struct RayLeafSimd {
   simd::F8 o[3];  // origin, permuted to (kx, ky, kz)
   int kx, ky, kz;
   simd::F8 sx, sy;
+  float sz, t_min, t_max;  // 1 / d_kz and the t range, of the normalized ray
 
   template <class T>  // used for float; built for double only to keep callers simple
   explicit RayLeafSimd(const WatertightRay<T>& wr)
@@ -49,7 +50,10 @@ struct RayLeafSimd {
         ky(wr.ky),
         kz(wr.kz),
         sx(simd::set8(float(wr.sx))),
-        sy(simd::set8(float(wr.sy))) {
+        sy(simd::set8(float(wr.sy))),
+        sz(float(wr.sz)),
+        t_min(float(wr.ray.t_min)),
+        t_max(float(wr.ray.t_max)) {
     o[0] = simd::set8(float(wr.ray.origin[kx]));
     o[1] = simd::set8(float(wr.ray.origin[ky]));
     o[2] = simd::set8(float(wr.ray.origin[kz]));
@@ -72,17 +76,21 @@ PROX_FORCE_INLINE __m128 low4(const simd::F8& f) {
 /// largest |corner - origin| along kz, Z. An overflow gives inf and a NaN
 /// input NaN: then no edge counts as reliable and the lane goes to the scalar
 /// kernel. One body for the 8-lane filter and the packet path.
-PROX_FORCE_INLINE simd::F8 surely_outside8(const simd::F8 (&sx)[3], const simd::F8 (&sy)[3],
-                                           const simd::F8 (&az)[3], const simd::F8& U,
-                                           const simd::F8& V, const simd::F8& W) {
+PROX_FORCE_INLINE simd::F8 edge_bound8(const simd::F8 (&sx)[3], const simd::F8 (&sy)[3],
+                                      const simd::F8 (&az)[3]) {
   using namespace simd;
   const F8 S = max8(max8(max8(abs8(sx[0]), abs8(sy[0])), max8(abs8(sx[1]), abs8(sy[1]))),
                     max8(abs8(sx[2]), abs8(sy[2])));
   const F8 Z = max8(max8(abs8(az[0]), abs8(az[1])), abs8(az[2]));
   const F8 N = add8(S, add8(Z, Z));
-  const F8 e = add8(
+  return add8(
       mul8(add8(mul8(set8(EdgeBound<float>::s), S), mul8(set8(EdgeBound<float>::n), N)), N),
       set8(std::numeric_limits<float>::min()));
+}
+/// The rejection of surely_outside8 with its bound e (edge_bound8) given.
+PROX_FORCE_INLINE simd::F8 surely_outside8(const simd::F8& e, const simd::F8& U,
+                                           const simd::F8& V, const simd::F8& W) {
+  using namespace simd;
   const F8 ne = sub8(set8(0.0f), e);
   // The largest edge function above e and the smallest below -e. max8 / min8
   // drop a NaN unless it is the last operand (then the compare fails): either
@@ -92,60 +100,40 @@ PROX_FORCE_INLINE simd::F8 surely_outside8(const simd::F8 (&sx)[3], const simd::
   const F8 neg = lt8(min8(min8(U, V), W), ne);
   return and8(pos, neg);
 }
-/// surely_outside8 on four lanes (128-bit registers).
-PROX_FORCE_INLINE __m128 surely_outside4(const __m128 (&sx)[3], const __m128 (&sy)[3],
-                                         const __m128 (&az)[3], __m128 U, __m128 V, __m128 W) {
-  const __m128 m = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-  const __m128 S =
-      _mm_max_ps(_mm_max_ps(_mm_max_ps(_mm_and_ps(sx[0], m), _mm_and_ps(sy[0], m)),
-                            _mm_max_ps(_mm_and_ps(sx[1], m), _mm_and_ps(sy[1], m))),
-                 _mm_max_ps(_mm_and_ps(sx[2], m), _mm_and_ps(sy[2], m)));
-  const __m128 Z =
-      _mm_max_ps(_mm_max_ps(_mm_and_ps(az[0], m), _mm_and_ps(az[1], m)), _mm_and_ps(az[2], m));
-  const __m128 N = _mm_add_ps(S, _mm_add_ps(Z, Z));
-  const __m128 e = _mm_add_ps(
-      _mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(EdgeBound<float>::s), S),
-                            _mm_mul_ps(_mm_set1_ps(EdgeBound<float>::n), N)),
-                 N),
-      _mm_set1_ps(std::numeric_limits<float>::min()));
-  const __m128 ne = _mm_sub_ps(_mm_setzero_ps(), e);
-  const __m128 pos = _mm_cmpgt_ps(_mm_max_ps(_mm_max_ps(U, V), W), e);
-  const __m128 neg = _mm_cmplt_ps(_mm_min_ps(_mm_min_ps(U, V), W), ne);
-  return _mm_and_ps(pos, neg);
+PROX_FORCE_INLINE simd::F8 surely_outside8(const simd::F8 (&sx)[3], const simd::F8 (&sy)[3],
+                                           const simd::F8 (&az)[3], const simd::F8& U,
+                                           const simd::F8& V, const simd::F8& W) {
+  return surely_outside8(edge_bound8(sx, sy, az), U, V, W);
 }
+/// What the leaf filter decided for up to eight triangles (lanes 0..3 from
+/// one pack, 4..7 from another): `kernel`, the lanes the scalar kernel must
+/// decide; `hit`, the lanes it decided to be hits itself, with tn, det, V
+/// and W (the hit is at t = tn / det, weights V / det and W / det: see
+/// leaf_hit). Every other lane is a miss.
+struct LeafDecision {
+  unsigned kernel = 0, hit = 0;
+  alignas(32) float tn[8], det[8], v[8], w[8];
+};
 
-/// Bit i set: lane i (i < n <= 4) of the pack may be hit and needs the scalar
-/// kernel.
-PROX_FORCE_INLINE unsigned ray_pack_candidates(const RayLeafSimd& r, const LeafPack<float>& pk,
-                                               unsigned n) {
-  __m128 sheared_x[3], sheared_y[3], depth[3];
-  for (int k = 0; k < 3; ++k) {
-    // A = corner - origin, per axis, as the scalar kernel does (all three axes).
-    const __m128 ax = _mm_sub_ps(_mm_load_ps(pk.c[k][r.kx]), low4(r.o[0]));
-    const __m128 ay = _mm_sub_ps(_mm_load_ps(pk.c[k][r.ky]), low4(r.o[1]));
-    const __m128 az = _mm_sub_ps(_mm_load_ps(pk.c[k][r.kz]), low4(r.o[2]));
-    sheared_x[k] = _mm_sub_ps(ax, _mm_mul_ps(low4(r.sx), az));
-    sheared_y[k] = _mm_sub_ps(ay, _mm_mul_ps(low4(r.sy), az));
-    depth[k] = az;
-  }
-  const __m128 ax = sheared_x[0], ay = sheared_y[0];
-  const __m128 bx = sheared_x[1], by = sheared_y[1];
-  const __m128 cx = sheared_x[2], cy = sheared_y[2];
-  const __m128 U = _mm_sub_ps(_mm_mul_ps(cx, by), _mm_mul_ps(cy, bx));
-  const __m128 V = _mm_sub_ps(_mm_mul_ps(ax, cy), _mm_mul_ps(ay, cx));
-  const __m128 W = _mm_sub_ps(_mm_mul_ps(bx, ay), _mm_mul_ps(by, ax));
-  // Rejected only where the exact edge decision rejects (the file comment).
-  const __m128 rejected = surely_outside4(sheared_x, sheared_y, depth, U, V, W);
-  const unsigned keep = unsigned(~_mm_movemask_ps(rejected)) & 0xfu;
-  return n >= 4 ? keep : keep & ((1u << n) - 1u);
-}
-/// The same filter on eight triangles: lanes 0..3 from pack p0, lanes 4..7
-/// from pack p1, bit i set for lane i < n (4 < n <= 8) that needs the scalar
-/// kernel. Each lane runs the four-lane filter's float operations in its order
-/// (so the same bits); under AVX2 / AVX-512 one 256-bit register holds both
-/// packs, which halves the arithmetic of a leaf of five to eight triangles.
-PROX_FORCE_INLINE unsigned ray_pack_pair_candidates(const RayLeafSimd& r, const LeafPack<float>& p0,
-                                                    const LeafPack<float>& p1, unsigned n) {
+/// The leaf filter on eight triangles (p1 may repeat p0; lanes at or past n
+/// are dropped). Each lane runs the scalar kernel's float operations in its
+/// order (prox builds with -ffp-contract=off), so it has the kernel's bits:
+///  - rejected where the exact edge decision rejects (the file comment);
+///  - where every edge function is beyond the kernel's screen bound e with
+///    one sign (shear_triangle keeps them as rounded: no exact recomputation)
+///    and det and tn are in the normal range (no rescaling) and t is reliable
+///    (t_unreliable false: no far-corner recomputation), the kernel's answer
+///    is sheared_hit's normal path: the t range test tn against t_min det and
+///    t_max det, then t = tn / det. The filter evaluates that path for all
+///    eight lanes and reports its hits and misses itself;
+///  - every other lane (an edge within e of 0, a NaN, a rescaled or
+///    unreliable t) goes to the scalar kernel.
+/// Why: a random ray's candidate is usually its hit (bunny: 0.45 kernel calls
+/// a ray, 0.44 hits), and the scalar kernel ran its whole shear again for it.
+/// Under AVX2 / AVX-512 one 256-bit register holds the eight lanes.
+PROX_FORCE_INLINE void ray_pack_pair_decide(const RayLeafSimd& r, const LeafPack<float>& p0,
+                                            const LeafPack<float>& p1, unsigned n,
+                                            LeafDecision& d) {
   using namespace simd;
   F8 sheared_x[3], sheared_y[3], depth[3];
   for (int k = 0; k < 3; ++k) {
@@ -162,9 +150,64 @@ PROX_FORCE_INLINE unsigned ray_pack_pair_candidates(const RayLeafSimd& r, const 
   const F8 U = sub8(mul8(cx, by), mul8(cy, bx));
   const F8 V = sub8(mul8(ax, cy), mul8(ay, cx));
   const F8 W = sub8(mul8(bx, ay), mul8(by, ax));
-  const F8 rejected = surely_outside8(sheared_x, sheared_y, depth, U, V, W);
-  const unsigned keep = ~movemask8(rejected) & 0xffu;
-  return n >= 8 ? keep : keep & ((1u << n) - 1u);
+  const F8 e = edge_bound8(sheared_x, sheared_y, depth);
+  const unsigned lanes = n >= 8 ? 0xffu : (1u << n) - 1u;
+  const unsigned keep = ~movemask8(surely_outside8(e, U, V, W)) & lanes;
+  d.kernel = keep;
+  d.hit = 0;
+  if (keep == 0) return;
+  // shear_triangle's screen passes with one sign: |U|, |V|, |W| > e (NaN fails).
+  const F8 zero = set8(0.0f), ne = sub8(zero, e);
+  const F8 sure = or8(and8(and8(gt8(U, e), gt8(V, e)), gt8(W, e)),
+                      and8(and8(lt8(U, ne), lt8(V, ne)), lt8(W, ne)));
+  // sheared_hit: det, the depths, tn, and its rescale test.
+  const F8 det = add8(add8(U, V), W);
+  const F8 sz = set8(r.sz);
+  const F8 az = mul8(sz, depth[0]), bz = mul8(sz, depth[1]), cz = mul8(sz, depth[2]);
+  const F8 pu = mul8(U, az), pv = mul8(V, bz), pw = mul8(W, cz);
+  const F8 tn = add8(add8(pu, pv), pw);
+  const F8 adet = abs8(det), atn = abs8(tn);
+  const F8 normal = and8(and8(le8(set8(0x1p-80f), adet), le8(adet, set8(0x1p100f))),
+                         le8(atn, set8(0x1p100f)));
+  // t_unreliable<float>(e, U, V, W, az, bz, cz, tn, det), false where reliable.
+  constexpr float ratio = FarCorners<float>::ratio;
+  constexpr float tau = float(2 * std::numeric_limits<float>::epsilon()) / ratio;
+  const F8 cancelled =
+      lt8(atn, mul8(set8(ratio), add8(add8(abs8(pu), abs8(pv)), abs8(pw))));
+  const F8 det_ok = le8(mul8(set8(6.0f), e), adet);
+  const F8 t = div8(tn, det);
+  const F8 spread = add8(add8(abs8(sub8(az, t)), abs8(sub8(bz, t))), abs8(sub8(cz, t)));
+  const F8 t_ok = le8(mul8(mul8(set8(2.0f), e), spread), mul8(set8(tau), atn));
+  const unsigned fast =
+      movemask8(and8(and8(sure, normal), and8(andnot8(cancelled, det_ok), t_ok))) & keep;
+  d.kernel = keep & ~fast;
+  if (fast == 0) return;
+  // The t range, without dividing (sheared_hit's test, both signs of det).
+  const F8 lo = mul8(set8(r.t_min), det), hi = mul8(set8(r.t_max), det);
+  const F8 pos = gt8(det, zero);
+  const F8 miss = or8(and8(pos, or8(lt8(tn, lo), gt8(tn, hi))),
+                      andnot8(pos, or8(gt8(tn, lo), lt8(tn, hi))));
+  d.hit = fast & ~movemask8(miss);
+  if (d.hit == 0) return;
+  store8(d.tn, tn);
+  store8(d.det, det);
+  store8(d.v, V);
+  store8(d.w, W);
+}
+
+/// The hit of lane i of d.hit, as sheared_hit's normal path returns it.
+template <class T>
+PROX_FORCE_INLINE RayTriangleHit<float> leaf_hit(const LeafDecision& d, unsigned i,
+                                                 const WatertightRay<T>& wr) {
+  RayTriangleHit<float> h;
+  const float det = d.det[i];
+  h.hit = true;
+  h.t = float(wr.caller_t(T(d.tn[i] / det)));
+  // + 0 turns an edge function's -0 into +0, as the kernel does.
+  h.u = d.v[i] / det + 0.0f;
+  h.v = d.w[i] / det + 0.0f;
+  h.front_face = det > 0.0f;
+  return h;
 }
 #endif
 

@@ -135,26 +135,31 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
   return best;
 }
 
-/// Calls on_slot(s) for each slot of leaf [b, b + n) whose triangle the
-/// watertight test may hit (all of them on the scalar path); stops when
-/// on_slot returns true and returns true then.
-template <class T, class OnSlot>
+/// Decides the watertight test for each slot of leaf [b, b + n): calls
+/// on_hit(s, hit) for each slot hit, in slot order, where the SIMD filter
+/// decided the hit itself (leaf_ray_simd.hpp: the kernel's normal path, the
+/// same bits), and on_slot(s) where the scalar kernel must decide (every slot
+/// on the scalar path); stops when either returns true and returns true then.
+template <class T, class OnSlot, class OnHit>
 PROX_FORCE_INLINE bool ray_leaf_candidates(const FlatIndex<T>& x, [[maybe_unused]] const void* sse,
-                                           bool simd, std::uint32_t b, std::uint32_t n,
-                                           OnSlot&& on_slot) {
+                                           [[maybe_unused]] const WatertightRay<T>& wr, bool simd,
+                                           std::uint32_t b, std::uint32_t n, OnSlot&& on_slot,
+                                           [[maybe_unused]] OnHit&& on_hit) {
 #ifdef PROX_SIMD_SSE2
   if constexpr (std::is_same_v<T, float>) {
     if (simd) {
       const RayLeafSimd& r = *static_cast<const RayLeafSimd*>(sse);
-      // Eight triangles (two packs) per filter call where the leaf has more
-      // than four left, four in a leaf's last pack otherwise.
+      // Eight triangles (two packs) per filter call; a leaf's last pack alone
+      // (four) is given twice.
+      LeafDecision d;
       for (std::uint32_t g = b; g < b + n; g += 8) {
         const std::uint32_t left = b + n - g;
-        unsigned keep = left > 4 ? ray_pack_pair_candidates(r, x.pack_of(g), x.pack_of(g + 4),
-                                                            std::min(8u, left))
-                                 : ray_pack_candidates(r, x.pack_of(g), left);
-        for (; keep != 0; keep &= keep - 1)
-          if (on_slot(g + unsigned(std::countr_zero(keep)))) return true;
+        ray_pack_pair_decide(r, x.pack_of(g), x.pack_of(left > 4 ? g + 4 : g), std::min(8u, left),
+                             d);
+        for (unsigned all = d.kernel | d.hit; all != 0; all &= all - 1) {
+          const unsigned i = unsigned(std::countr_zero(all));
+          if (d.hit >> i & 1u ? on_hit(g + i, leaf_hit(d, i, wr)) : on_slot(g + i)) return true;
+        }
       }
       return false;
     }
@@ -192,10 +197,16 @@ PROX_FORCE_INLINE void trace_watertight(const FlatIndex<T>& x, const Ray<T>& ray
   bvh::traverse(
       x.nodes, test,
       [&](std::uint32_t b, std::uint32_t n) {
-        return ray_leaf_candidates(x, filter, simd, b, n, [&](std::uint32_t s) {
-          const RayTriangleHit<T> h = slot_watertight(x, wr, s);
-          return h.hit && on_hit(s, h, test, wr);
-        });
+        return ray_leaf_candidates(
+            x, filter, wr, simd, b, n,
+            [&](std::uint32_t s) {
+              const RayTriangleHit<T> h = slot_watertight(x, wr, s);
+              return h.hit && on_hit(s, h, test, wr);
+            },
+            [&](std::uint32_t s, const RayTriangleHit<float>& h) {
+              if constexpr (std::is_same_v<T, float>) return on_hit(s, h, test, wr);
+              else return false;
+            });
       },
       PrefetchPacks<T>{x.packs.data()});
 }

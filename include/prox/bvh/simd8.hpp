@@ -98,6 +98,7 @@ PROX_FORCE_INLINE F8 set8(float s) {
 PROX_F8_BINARY(add8, _mm256_add_ps, _mm_add_ps, a + b)
 PROX_F8_BINARY(sub8, _mm256_sub_ps, _mm_sub_ps, a - b)
 PROX_F8_BINARY(mul8, _mm256_mul_ps, _mm_mul_ps, a * b)
+PROX_F8_BINARY(div8, _mm256_div_ps, _mm_div_ps, a / b)
 /// l > r ? l : r (r when either is NaN).
 PROX_F8_BINARY(max8, _mm256_max_ps, _mm_max_ps, a > b ? a : b)
 /// l < r ? l : r (r when either is NaN).
@@ -155,6 +156,7 @@ PROX_FORCE_INLINE unsigned le_mask8(const F8& l, const F8& r) {
 PROX_F8_CMP(lt8, _CMP_LT_OQ, _mm_cmplt_ps, <)
 PROX_F8_CMP(gt8, _CMP_GT_OQ, _mm_cmpgt_ps, >)
 PROX_F8_CMP(eq8, _CMP_EQ_OQ, _mm_cmpeq_ps, ==)
+PROX_F8_CMP(le8, _CMP_LE_OQ, _mm_cmple_ps, <=)
 #undef PROX_F8_CMP
 
 #if defined(PROX_SIMD_AVX2)
