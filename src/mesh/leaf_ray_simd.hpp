@@ -115,6 +115,61 @@ struct LeafDecision {
   alignas(32) float tn[8], det[8], v[8], w[8];
 };
 
+/// The decision of eight lanes, each a (ray, triangle) pair in the ray's
+/// sheared frame: edge functions U, V, W, their bound e (edge_bound8), the
+/// corners' depths along kz (corner - origin); rays.sz(), rays.t_min(),
+/// rays.t_max(): each lane's ray's 1 / d_kz and normalized t range (asked for
+/// only when a lane survives the edge test); `lanes` the lanes in use. See
+/// ray_pack_pair_decide for what is decided here; the single-ray leaf and the
+/// packet leaf share it.
+template <class Rays>
+PROX_FORCE_INLINE void decide_lanes(const simd::F8& U, const simd::F8& V, const simd::F8& W,
+                                    const simd::F8& e, const simd::F8 (&depth)[3],
+                                    const Rays& rays, unsigned lanes, LeafDecision& d) {
+  using namespace simd;
+  const unsigned keep = ~movemask8(surely_outside8(e, U, V, W)) & lanes;
+  d.kernel = keep;
+  d.hit = 0;
+  if (keep == 0) return;
+  // shear_triangle's screen passes with one sign: |U|, |V|, |W| > e (NaN fails).
+  const F8 zero = set8(0.0f), ne = sub8(zero, e);
+  const F8 sure = or8(and8(and8(gt8(U, e), gt8(V, e)), gt8(W, e)),
+                      and8(and8(lt8(U, ne), lt8(V, ne)), lt8(W, ne)));
+  // sheared_hit: det, the depths, tn, and its rescale test.
+  const F8 det = add8(add8(U, V), W);
+  const F8 sz = rays.sz();
+  const F8 az = mul8(sz, depth[0]), bz = mul8(sz, depth[1]), cz = mul8(sz, depth[2]);
+  const F8 pu = mul8(U, az), pv = mul8(V, bz), pw = mul8(W, cz);
+  const F8 tn = add8(add8(pu, pv), pw);
+  const F8 adet = abs8(det), atn = abs8(tn);
+  const F8 normal = and8(and8(le8(set8(0x1p-80f), adet), le8(adet, set8(0x1p100f))),
+                         le8(atn, set8(0x1p100f)));
+  // t_unreliable<float>(e, U, V, W, az, bz, cz, tn, det), false where reliable.
+  constexpr float ratio = FarCorners<float>::ratio;
+  constexpr float tau = float(2 * std::numeric_limits<float>::epsilon()) / ratio;
+  const F8 cancelled =
+      lt8(atn, mul8(set8(ratio), add8(add8(abs8(pu), abs8(pv)), abs8(pw))));
+  const F8 det_ok = le8(mul8(set8(6.0f), e), adet);
+  const F8 t = div8(tn, det);
+  const F8 spread = add8(add8(abs8(sub8(az, t)), abs8(sub8(bz, t))), abs8(sub8(cz, t)));
+  const F8 t_ok = le8(mul8(mul8(set8(2.0f), e), spread), mul8(set8(tau), atn));
+  const unsigned fast =
+      movemask8(and8(and8(sure, normal), and8(andnot8(cancelled, det_ok), t_ok))) & keep;
+  d.kernel = keep & ~fast;
+  if (fast == 0) return;
+  // The t range, without dividing (sheared_hit's test, both signs of det).
+  const F8 lo = mul8(rays.t_min(), det), hi = mul8(rays.t_max(), det);
+  const F8 pos = gt8(det, zero);
+  const F8 miss = or8(and8(pos, or8(lt8(tn, lo), gt8(tn, hi))),
+                      andnot8(pos, or8(gt8(tn, lo), lt8(tn, hi))));
+  d.hit = fast & ~movemask8(miss);
+  if (d.hit == 0) return;
+  store8(d.tn, tn);
+  store8(d.det, det);
+  store8(d.v, V);
+  store8(d.w, W);
+}
+
 /// The leaf filter on eight triangles (p1 may repeat p0; lanes at or past n
 /// are dropped). Each lane runs the scalar kernel's float operations in its
 /// order (prox builds with -ffp-contract=off), so it has the kernel's bits:
@@ -152,47 +207,13 @@ PROX_FORCE_INLINE void ray_pack_pair_decide(const RayLeafSimd& r, const LeafPack
   const F8 W = sub8(mul8(bx, ay), mul8(by, ax));
   const F8 e = edge_bound8(sheared_x, sheared_y, depth);
   const unsigned lanes = n >= 8 ? 0xffu : (1u << n) - 1u;
-  const unsigned keep = ~movemask8(surely_outside8(e, U, V, W)) & lanes;
-  d.kernel = keep;
-  d.hit = 0;
-  if (keep == 0) return;
-  // shear_triangle's screen passes with one sign: |U|, |V|, |W| > e (NaN fails).
-  const F8 zero = set8(0.0f), ne = sub8(zero, e);
-  const F8 sure = or8(and8(and8(gt8(U, e), gt8(V, e)), gt8(W, e)),
-                      and8(and8(lt8(U, ne), lt8(V, ne)), lt8(W, ne)));
-  // sheared_hit: det, the depths, tn, and its rescale test.
-  const F8 det = add8(add8(U, V), W);
-  const F8 sz = set8(r.sz);
-  const F8 az = mul8(sz, depth[0]), bz = mul8(sz, depth[1]), cz = mul8(sz, depth[2]);
-  const F8 pu = mul8(U, az), pv = mul8(V, bz), pw = mul8(W, cz);
-  const F8 tn = add8(add8(pu, pv), pw);
-  const F8 adet = abs8(det), atn = abs8(tn);
-  const F8 normal = and8(and8(le8(set8(0x1p-80f), adet), le8(adet, set8(0x1p100f))),
-                         le8(atn, set8(0x1p100f)));
-  // t_unreliable<float>(e, U, V, W, az, bz, cz, tn, det), false where reliable.
-  constexpr float ratio = FarCorners<float>::ratio;
-  constexpr float tau = float(2 * std::numeric_limits<float>::epsilon()) / ratio;
-  const F8 cancelled =
-      lt8(atn, mul8(set8(ratio), add8(add8(abs8(pu), abs8(pv)), abs8(pw))));
-  const F8 det_ok = le8(mul8(set8(6.0f), e), adet);
-  const F8 t = div8(tn, det);
-  const F8 spread = add8(add8(abs8(sub8(az, t)), abs8(sub8(bz, t))), abs8(sub8(cz, t)));
-  const F8 t_ok = le8(mul8(mul8(set8(2.0f), e), spread), mul8(set8(tau), atn));
-  const unsigned fast =
-      movemask8(and8(and8(sure, normal), and8(andnot8(cancelled, det_ok), t_ok))) & keep;
-  d.kernel = keep & ~fast;
-  if (fast == 0) return;
-  // The t range, without dividing (sheared_hit's test, both signs of det).
-  const F8 lo = mul8(set8(r.t_min), det), hi = mul8(set8(r.t_max), det);
-  const F8 pos = gt8(det, zero);
-  const F8 miss = or8(and8(pos, or8(lt8(tn, lo), gt8(tn, hi))),
-                      andnot8(pos, or8(gt8(tn, lo), lt8(tn, hi))));
-  d.hit = fast & ~movemask8(miss);
-  if (d.hit == 0) return;
-  store8(d.tn, tn);
-  store8(d.det, det);
-  store8(d.v, V);
-  store8(d.w, W);
+  struct OneRay {
+    const RayLeafSimd& r;
+    F8 sz() const { return set8(r.sz); }
+    F8 t_min() const { return set8(r.t_min); }
+    F8 t_max() const { return set8(r.t_max); }
+  };
+  decide_lanes(U, V, W, e, depth, OneRay{r}, lanes, d);
 }
 
 /// The hit of lane i of d.hit, as sheared_hit's normal path returns it.

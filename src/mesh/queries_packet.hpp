@@ -54,6 +54,9 @@ struct RayPacket {
   alignas(32) float o[3][kPacketSize];
   alignas(32) float sx[kPacketSize], sy[kPacketSize];
   alignas(32) float t_max[kPacketSize];  ///< per ray, float, rounded up; shrinks on hits
+  // Per ray, for the leaf's own decisions (decide_lanes): 1 / d_kz and the
+  // normalized ray's t range, as the kernel reads them.
+  alignas(32) float sz[kPacketSize], ray_t_min[kPacketSize], ray_t_max[kPacketSize];
   // Node test: per axis the conservative origin bound of the near / far plane
   // over the packet, the inverse direction interval, the plane rows.
   float on[3], of[3], inv_lo[3], inv_hi[3];
@@ -139,6 +142,9 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
     p.sx[i] = w.sx;
     p.sy[i] = w.sy;
     p.t_max[i] = bvh::float_up(w.ray.t_max);
+    p.sz[i] = w.sz;
+    p.ray_t_min[i] = w.ray.t_min;
+    p.ray_t_max[i] = w.ray.t_max;
   }
   // Coherence: shear spread (direction angle) and origin spread.
   if (!(sx_hi - sx_lo <= 0.0625f && sy_hi - sy_lo <= 0.0625f)) return false;
@@ -149,6 +155,9 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
     for (int a = 0; a < 3; ++a) p.o[a][i] = p.o[a][0];
     p.sx[i] = p.sx[0];
     p.sy[i] = p.sy[0];
+    p.sz[i] = p.sz[0];
+    p.ray_t_min[i] = p.ray_t_min[0];
+    p.ray_t_max[i] = p.ray_t_max[0];
     p.t_max[i] = -std::numeric_limits<float>::infinity();
   }
   p.limit = *std::max_element(p.t_max, p.t_max + n);
@@ -193,6 +202,12 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
   MeshRayHit<float> best[kPacketSize];
   const F8 o0 = load8(p.o[0]), o1 = load8(p.o[1]), o2 = load8(p.o[2]);
   const F8 vsx = load8(p.sx), vsy = load8(p.sy);
+  struct PacketRays {
+    const RayPacket& p;
+    F8 sz() const { return load8(p.sz); }
+    F8 t_min() const { return load8(p.ray_t_min); }
+    F8 t_max() const { return load8(p.ray_t_max); }
+  };
   const unsigned lanes = (1u << p.n) - 1u;
   PacketTest test{p};
   bvh::traverse(
@@ -213,12 +228,17 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
           const F8 U = sub8(mul8(shx[2], shy[1]), mul8(shy[2], shx[1]));
           const F8 V = sub8(mul8(shx[0], shy[2]), mul8(shy[0], shx[2]));
           const F8 W = sub8(mul8(shx[1], shy[0]), mul8(shy[1], shx[0]));
-          unsigned keep = ~movemask8(surely_outside8(shx, shy, depth, U, V, W)) & lanes;
-          for (; keep != 0; keep &= keep - 1) {
-            const int i = std::countr_zero(keep);
+          // Plain hits and misses decided in SIMD, the rest by the kernel
+          // (leaf_ray_simd.hpp: the same bits either way).
+          LeafDecision d;
+          decide_lanes(U, V, W, edge_bound8(shx, shy, depth), depth, PacketRays{p}, lanes, d);
+          for (unsigned all = d.kernel | d.hit; all != 0; all &= all - 1) {
+            const int i = std::countr_zero(all);
             const WatertightRay<float>& wr = p.wr[i];
             const RayTriangleHit<float> h =
-                ray_triangle_watertight(wr, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
+                d.hit >> i & 1u ? leaf_hit(d, unsigned(i), wr)
+                                : ray_triangle_watertight(wr, pk.corner(lane, 0), pk.corner(lane, 1),
+                                                          pk.corner(lane, 2));
             if (h.hit && offer_hit(best[i], h, x.prims[s])) {
               const float t = bvh::float_up(wr.scaled_t(h.t));
               if (t < p.t_max[i]) p.t_max[i] = t;
