@@ -194,6 +194,21 @@ struct LowerBound4 {
                       _mm256_cmp_pd(a, rhs, _CMP_GT_OQ))));
   }
 };
+/// 4-lane double arithmetic for the bound below, in lower_bound1's order.
+namespace pd4 {
+PROX_FORCE_INLINE __m256d mul(__m256d a, __m256d b) { return _mm256_mul_pd(a, b); }
+PROX_FORCE_INLINE __m256d sub(__m256d a, __m256d b) { return _mm256_sub_pd(a, b); }
+PROX_FORCE_INLINE __m256d add(__m256d a, __m256d b) { return _mm256_add_pd(a, b); }
+PROX_FORCE_INLINE __m256d dot(const __m256d* a, const __m256d* b) {
+  return add(add(mul(a[0], b[0]), mul(a[1], b[1])), mul(a[2], b[2]));
+}
+PROX_FORCE_INLINE __m256d norm1(const __m256d* a) {
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  return add(add(_mm256_andnot_pd(sign, a[0]), _mm256_andnot_pd(sign, a[1])),
+             _mm256_andnot_pd(sign, a[2]));
+}
+}  // namespace pd4
+
 /// TriangleTerms of four lanes in registers: loaded from a table entry, or
 /// computed from the edges (the same operations as triangle_terms, lane by lane).
 struct Terms4 {
@@ -216,17 +231,7 @@ PROX_FORCE_INLINE Terms4 load_terms4(const TriangleTerms4& t) {
   return r;
 }
 PROX_FORCE_INLINE Terms4 terms4(const __m256d (&ed)[3][3]) {
-  const auto mul = [](__m256d a, __m256d b) { return _mm256_mul_pd(a, b); };
-  const auto sub = [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); };
-  const auto add = [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); };
-  auto dot = [&](const __m256d* a, const __m256d* b) {
-    return add(add(mul(a[0], b[0]), mul(a[1], b[1])), mul(a[2], b[2]));
-  };
-  const __m256d sign = _mm256_set1_pd(-0.0);
-  auto norm1 = [&](const __m256d* a) {
-    return add(add(_mm256_andnot_pd(sign, a[0]), _mm256_andnot_pd(sign, a[1])),
-               _mm256_andnot_pd(sign, a[2]));
-  };
+  using namespace pd4;
   Terms4 t;
   t.n[0] = sub(mul(ed[2][1], ed[0][2]), mul(ed[2][2], ed[0][1]));
   t.n[1] = sub(mul(ed[2][2], ed[0][0]), mul(ed[2][0], ed[0][2]));
@@ -254,17 +259,7 @@ PROX_FORCE_INLINE Terms4 terms4(const __m256d (&ed)[3][3]) {
 /// lower_bound1 (the form with TriangleTerms) on four lanes.
 PROX_FORCE_INLINE LowerBound4 lower_bound4(const __m256d (&dk)[3][3], const __m256d (&ed)[3][3],
                                            const Terms4& tt) {
-  const auto mul = [](__m256d a, __m256d b) { return _mm256_mul_pd(a, b); };
-  const auto sub = [](__m256d a, __m256d b) { return _mm256_sub_pd(a, b); };
-  const auto add = [](__m256d a, __m256d b) { return _mm256_add_pd(a, b); };
-  auto dot = [&](const __m256d* a, const __m256d* b) {
-    return add(add(mul(a[0], b[0]), mul(a[1], b[1])), mul(a[2], b[2]));
-  };
-  const __m256d sign = _mm256_set1_pd(-0.0);
-  auto norm1 = [&](const __m256d* a) {
-    return add(add(_mm256_andnot_pd(sign, a[0]), _mm256_andnot_pd(sign, a[1])),
-               _mm256_andnot_pd(sign, a[2]));
-  };
+  using namespace pd4;
   const __m256d zero = _mm256_setzero_pd();
   const __m256d m1 = _mm256_max_pd(_mm256_max_pd(norm1(dk[0]), norm1(dk[1])), norm1(dk[2]));
   const __m256d ok = _mm256_and_pd(tt.ok, _mm256_cmp_pd(m1, _mm256_set1_pd(0x1p50), _CMP_LE_OQ));
