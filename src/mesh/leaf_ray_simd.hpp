@@ -1,11 +1,11 @@
-// src/mesh/leaf_ray_simd.hpp — the watertight ray test on the four triangles of
-// a LeafPack<float> at once (128-bit lanes), as a filter in front of the
-// scalar kernel.
+// src/mesh/leaf_ray_simd.hpp — the watertight ray test on eight triangles at
+// once (two LeafPack<float>s, one F8 per quantity), or on one triangle and a
+// packet's eight rays, in front of the scalar kernel.
 //
 // Algorithm: the first half of Woop, Benthin and Wald (JCGT 2013) exactly as
 // prox::ray_triangle_watertight<float> evaluates it — translate the corners by
 // the ray origin, shear them (a[kx] - sx * a[kz], ...), the three 2D edge
-// functions U, V, W — for four triangles in one register per quantity. Every
+// functions U, V, W — for eight lanes in one register per quantity. Every
 // lane performs the same IEEE float operations in the same order as the scalar
 // kernel (prox builds with -ffp-contract=off, so neither side is fused on any
 // ISA), hence gets the same U, V, W bits. The scalar kernel recomputes exactly
@@ -60,20 +60,10 @@ struct RayLeafSimd {
   }
 };
 
-/// Lanes 0..3 of an F8 as one 128-bit register (free: no instruction).
-PROX_FORCE_INLINE __m128 low4(const simd::F8& f) {
-#if defined(PROX_SIMD_AVX2)
-  return _mm256_castps256_ps128(f.v);
-#else
-  return f.a;
-#endif
-}
-
-/// Lane mask: the exact edge decision rejects the lane (see the file comment):
-/// an edge function above e and another below -e, e the kernel's own bound
-/// (detail::edge_error_bound<float>: the same operations, so the same bits as
-/// ShearedTriangle::err) from the largest |sheared coordinate| S and the
-/// largest |corner - origin| along kz, Z. An overflow gives inf and a NaN
+/// e of every lane: the kernel's own bound on each edge function's rounding
+/// error (detail::edge_error_bound<float>: the same operations, so the same
+/// bits as ShearedTriangle::err) from the largest |sheared coordinate| S and
+/// the largest |corner - origin| along kz, Z. An overflow gives inf and a NaN
 /// input NaN: then no edge counts as reliable and the lane goes to the scalar
 /// kernel. One body for the 8-lane filter and the packet path.
 PROX_FORCE_INLINE simd::F8 edge_bound8(const simd::F8 (&sx)[3], const simd::F8 (&sy)[3],
@@ -87,7 +77,8 @@ PROX_FORCE_INLINE simd::F8 edge_bound8(const simd::F8 (&sx)[3], const simd::F8 (
       mul8(add8(mul8(set8(EdgeBound<float>::s), S), mul8(set8(EdgeBound<float>::n), N)), N),
       set8(std::numeric_limits<float>::min()));
 }
-/// The rejection of surely_outside8 with its bound e (edge_bound8) given.
+/// Lane mask: the exact edge decision rejects the lane (see the file comment):
+/// an edge function above e and another below -e, e from edge_bound8.
 PROX_FORCE_INLINE simd::F8 surely_outside8(const simd::F8& e, const simd::F8& U,
                                            const simd::F8& V, const simd::F8& W) {
   using namespace simd;
@@ -100,19 +91,14 @@ PROX_FORCE_INLINE simd::F8 surely_outside8(const simd::F8& e, const simd::F8& U,
   const F8 neg = lt8(min8(min8(U, V), W), ne);
   return and8(pos, neg);
 }
-PROX_FORCE_INLINE simd::F8 surely_outside8(const simd::F8 (&sx)[3], const simd::F8 (&sy)[3],
-                                           const simd::F8 (&az)[3], const simd::F8& U,
-                                           const simd::F8& V, const simd::F8& W) {
-  return surely_outside8(edge_bound8(sx, sy, az), U, V, W);
-}
 /// What the leaf filter decided for up to eight triangles (lanes 0..3 from
 /// one pack, 4..7 from another): `kernel`, the lanes the scalar kernel must
-/// decide; `hit`, the lanes it decided to be hits itself, with tn, det, V
-/// and W (the hit is at t = tn / det, weights V / det and W / det: see
+/// decide; `hit`, the lanes it decided to be hits itself, with t = tn / det
+/// (on the normalized ray), det, V and W (weights V / det and W / det: see
 /// leaf_hit). Every other lane is a miss.
 struct LeafDecision {
   unsigned kernel = 0, hit = 0;
-  alignas(32) float tn[8], det[8], v[8], w[8];
+  alignas(32) float t[8], det[8], v[8], w[8];
 };
 
 /// The decision of eight lanes, each a (ray, triangle) pair in the ray's
@@ -164,7 +150,7 @@ PROX_FORCE_INLINE void decide_lanes(const simd::F8& U, const simd::F8& V, const 
                       andnot8(pos, or8(gt8(tn, lo), lt8(tn, hi))));
   d.hit = fast & ~movemask8(miss);
   if (d.hit == 0) return;
-  store8(d.tn, tn);
+  store8(d.t, t);  // tn / det, the kernel's t: not divided again per hit
   store8(d.det, det);
   store8(d.v, V);
   store8(d.w, W);
@@ -223,7 +209,7 @@ PROX_FORCE_INLINE RayTriangleHit<float> leaf_hit(const LeafDecision& d, unsigned
   RayTriangleHit<float> h;
   const float det = d.det[i];
   h.hit = true;
-  h.t = float(wr.caller_t(T(d.tn[i] / det)));
+  h.t = float(wr.caller_t(T(d.t[i])));
   // + 0 turns an edge function's -0 into +0, as the kernel does.
   h.u = d.v[i] / det + 0.0f;
   h.v = d.w[i] / det + 0.0f;

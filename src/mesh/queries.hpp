@@ -141,7 +141,7 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
 /// same bits), and on_slot(s) where the scalar kernel must decide (every slot
 /// on the scalar path); stops when either returns true and returns true then.
 template <class T, class OnSlot, class OnHit>
-PROX_FORCE_INLINE bool ray_leaf_candidates(const FlatIndex<T>& x, [[maybe_unused]] const void* sse,
+PROX_FORCE_INLINE bool ray_leaf_decide(const FlatIndex<T>& x, [[maybe_unused]] const void* sse,
                                            [[maybe_unused]] const WatertightRay<T>& wr, bool simd,
                                            std::uint32_t b, std::uint32_t n, OnSlot&& on_slot,
                                            [[maybe_unused]] OnHit&& on_hit) {
@@ -197,7 +197,7 @@ PROX_FORCE_INLINE void trace_watertight(const FlatIndex<T>& x, const Ray<T>& ray
   bvh::traverse(
       x.nodes, test,
       [&](std::uint32_t b, std::uint32_t n) {
-        return ray_leaf_candidates(
+        return ray_leaf_decide(
             x, filter, wr, simd, b, n,
             [&](std::uint32_t s) {
               const RayTriangleHit<T> h = slot_watertight(x, wr, s);
