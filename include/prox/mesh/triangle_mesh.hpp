@@ -136,18 +136,33 @@ class TriangleMesh {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       using R = CoordinateRange<T>;
       const char* type = std::is_same_v<T, float> ? "float" : "double";
-      for (const Triangle& t : triangles_)
-        for (int k = 0; k < 3; ++k)
-          if (!R::contains(vertices_[t[k]])) {
-            const Vec3<T>& v = vertices_[t[k]];
-            std::ostringstream os;
-            os.precision(17);
-            os << "vertex " << t[k] << " (" << v[0] << ", " << v[1] << ", " << v[2]
-               << ") is outside prox's " << type << " range: |coordinate| <= "
-               << double(R::max_abs) << (std::is_same_v<T, float> ? " (2^62)" : " (2^120)");
-            throw MeshError(os.str());
-          }
-      const Box3<T> b = bounds();
+      // One pass over the triangles marks the used vertices (byte writes, in
+      // cache), one pass over the vertices in order checks and boxes them:
+      // a corner-by-corner walk reads 12 or 24 scattered bytes per corner,
+      // twice (~10 ms on 1.2M triangles). The walk below only runs to name
+      // the first offending corner in triangle order.
+      std::vector<unsigned char> used(vertices_.size(), 0);
+      for (const Triangle& t : triangles_) used[t[0]] = used[t[1]] = used[t[2]] = 1;
+      Box3<T> b = Box3<T>::empty();
+      bool in_range = true;
+      for (std::size_t i = 0; i < vertices_.size(); ++i) {
+        if (!used[i]) continue;
+        in_range = in_range && R::contains(vertices_[i]);
+        b.extend(vertices_[i]);
+      }
+      if (!in_range) {
+        for (const Triangle& t : triangles_)
+          for (int k = 0; k < 3; ++k)
+            if (!R::contains(vertices_[t[k]])) {
+              const Vec3<T>& v = vertices_[t[k]];
+              std::ostringstream os;
+              os.precision(17);
+              os << "vertex " << t[k] << " (" << v[0] << ", " << v[1] << ", " << v[2]
+                 << ") is outside prox's " << type << " range: |coordinate| <= "
+                 << double(R::max_abs) << (std::is_same_v<T, float> ? " (2^62)" : " (2^120)");
+              throw MeshError(os.str());
+            }
+      }
       if (b.is_empty()) return;
       T extent = T(0);
       for (int a = 0; a < 3; ++a) extent = std::max(extent, b.hi[a] - b.lo[a]);
