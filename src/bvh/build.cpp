@@ -27,6 +27,7 @@
 #include <tbb/task_group.h>
 
 #include "prox/bvh/build.hpp"
+#include "prox/core/default_init.hpp"
 #include "prox/core/platform.hpp"
 
 namespace prox::bvh {
@@ -37,6 +38,8 @@ using Box3f = Box3<float>;
 constexpr int kDepthLimit = 48;
 static_assert(kDepthLimit + 32 < kMaxTreeDepth, "median splits after kDepthLimit add <= 32 levels");
 constexpr std::size_t kParallelThreshold = 4096;
+// Boxes asked of a BoxSource at once (24 KB on the stack).
+constexpr std::size_t kBoxRun = 1024;
 constexpr int kMaxBins = 64;
 // SAH: a node visit costs about 6 triangle tests now that leaf triangles are
 // tested 4 at a time (SSE filters in src/mesh/leaf_*_simd.hpp). Measured with
@@ -137,16 +140,18 @@ struct Builder {
   };
 
   // Consecutive references usually fall into the same bins (the range was
-  // partitioned by position), so each bin update would wait on the previous
-  // one's store; two sets of bins, even and odd references, halve that chain
-  // (bin_range of 1M+ triangle builds: about 1.5x faster). Unions and counts
-  // are exact, so the merged bins are the same.
+  // partitioned by position, and the root's range is in the mesh's order), so
+  // each bin update would wait on the previous one's store; four sets of bins,
+  // taking references in turn, cut that chain to a quarter (two sets made
+  // bin_range of 1M+ triangle builds about 1.5x faster than one; four
+  // another 1.25x at the root of bunny-1m). Unions and counts are exact, so the merged bins are the same.
   void bin_range(std::uint32_t b, std::uint32_t e, const Box3f& cbox, const float* scale,
                  Bins& out) const {
-    constexpr std::uint32_t kTwoSets = 64;
-    const int sets = e - b >= kTwoSets ? 2 : 1;
-    Bins second;
-    Bins* set[2] = {&out, &second};
+    constexpr int kMaxSets = 4;
+    const std::uint32_t n = e - b;
+    const int sets = n >= 256 ? 4 : (n >= 64 ? 2 : 1);
+    Bins extra[kMaxSets - 1];
+    Bins* set[kMaxSets] = {&out, &extra[0], &extra[1], &extra[2]};
     for (int h = 0; h < sets; ++h)
       for (int a = 0; a < 3; ++a)
         for (int k = 0; k < bins; ++k) {
@@ -183,18 +188,25 @@ struct Builder {
     };
 #endif
     std::uint32_t i = b;
-    if (sets == 2) {
+    if (sets == 4) {
+      for (; i + 3 < e; i += 4) {
+        add(refs[i], out);
+        add(refs[i + 1], extra[0]);
+        add(refs[i + 2], extra[1]);
+        add(refs[i + 3], extra[2]);
+      }
+    } else if (sets == 2) {
       for (; i + 1 < e; i += 2) {
         add(refs[i], out);
-        add(refs[i + 1], second);
+        add(refs[i + 1], extra[0]);
       }
     }
     for (; i < e; ++i) add(refs[i], out);
-    if (sets == 2)
+    for (int h = 1; h < sets; ++h)
       for (int a = 0; a < 3; ++a)
         for (int k = 0; k < bins; ++k) {
-          out.box[a][k].extend(second.box[a][k]);
-          out.count[a][k] += second.count[a][k];
+          out.box[a][k].extend(set[h]->box[a][k]);
+          out.count[a][k] += set[h]->count[a][k];
         }
   }
 
@@ -312,7 +324,13 @@ struct Builder {
   void build(std::uint32_t idx, std::uint32_t b, std::uint32_t e, const Box3f& box,
              const Box3f& cbox, int depth) {
     const std::uint32_t n = e - b;
-    if (n == 1) return make_leaf(idx, b, e, box);
+    // A leaf costs half_area(box) * leaf_slots(n); any split costs at least
+    // kTraversalCost * half_area(box) (its sides' costs are >= 0), so when
+    // leaf_slots(n) <= kTraversalCost (n <= 4: one pack) the test below
+    // always keeps the leaf: skipping find_split gives the same tree, and
+    // saves its binning and plane sweep on most of the bottom nodes.
+    if (n == 1 || (n <= std::uint32_t(max_leaf) && float(leaf_slots(n)) <= kTraversalCost))
+      return make_leaf(idx, b, e, box);
     std::uint32_t m = b;
     Box3f lbox, rbox;
     Box3f lcbox = Box3f::empty(), rcbox = Box3f::empty();
@@ -430,8 +448,12 @@ struct Collapser {
   // once per binary node; ties keep the first (fewest to the left), so the
   // tree does not depend on the thread count. The greedy collapse left bunny's
   // wide nodes 4.2 of 8 full.
-  std::vector<std::array<float, kWidth>> cost;
-  std::vector<std::array<std::uint8_t, kWidth>> split;
+  // Not zeroed on resize: solve writes every binary node's entries (a
+  // serial memset of 40 bytes a node was ~4 ms of bunny-1m's 2-thread build).
+  std::vector<std::array<float, kWidth>, DefaultInitAllocator<std::array<float, kWidth>>> cost;
+  std::vector<std::array<std::uint8_t, kWidth>,
+              DefaultInitAllocator<std::array<std::uint8_t, kWidth>>>
+      split;
 
   void solve(std::uint32_t x, int depth) {
     const BinaryNode& n = bin[x];
@@ -581,9 +603,17 @@ double sah_cost(const Bvh8& bvh) {
 }  // namespace
 
 Bvh8 build_bvh8(std::span<const Box3f> boxes, const BuildOptions& options) {
+  return build_bvh8(
+      boxes.size(),
+      [boxes](std::size_t begin, std::size_t end, Box3f* out) {
+        std::copy(boxes.begin() + std::ptrdiff_t(begin), boxes.begin() + std::ptrdiff_t(end), out);
+      },
+      options);
+}
+
+Bvh8 build_bvh8(std::size_t n, const BoxSource& boxes, const BuildOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   Bvh8 out;
-  const std::size_t n = boxes.size();
   if (n > 0) {
     Builder b;
     b.max_leaf = std::clamp(options.max_leaf_size, 1, int(kMaxLeafSize));
@@ -606,14 +636,19 @@ Bvh8 build_bvh8(std::span<const Box3f> boxes, const BuildOptions& options) {
       const Acc acc = tbb::parallel_deterministic_reduce(
           tbb::blocked_range<std::size_t>(0, n, 16384), Acc{},
           [&](const tbb::blocked_range<std::size_t>& r, Acc a) {
-            for (std::size_t i = r.begin(); i < r.end(); ++i) {
-              PBox& ref = b.refs[i];
-              ref = PBox{{boxes[i].lo[0], boxes[i].lo[1], boxes[i].lo[2],
-                          ref_id_lane(std::uint32_t(i))},
-                         {boxes[i].hi[0], boxes[i].hi[1], boxes[i].hi[2], 0.0f}};
-              a.box.extend(ref);
-              a.cbox.extend(
-                  Vec3<float>{ref_centroid(ref, 0), ref_centroid(ref, 1), ref_centroid(ref, 2)});
+            Box3f box[kBoxRun];
+            for (std::size_t first = r.begin(); first < r.end(); first += kBoxRun) {
+              const std::size_t end = std::min(r.end(), first + kBoxRun);
+              boxes(first, end, box);
+              for (std::size_t i = first; i < end; ++i) {
+                const Box3f& bx = box[i - first];
+                PBox& ref = b.refs[i];
+                ref = PBox{{bx.lo[0], bx.lo[1], bx.lo[2], ref_id_lane(std::uint32_t(i))},
+                           {bx.hi[0], bx.hi[1], bx.hi[2], 0.0f}};
+                a.box.extend(ref);
+                a.cbox.extend(Vec3<float>{ref_centroid(ref, 0), ref_centroid(ref, 1),
+                                          ref_centroid(ref, 2)});
+              }
             }
             return a;
           },
@@ -630,8 +665,8 @@ Bvh8 build_bvh8(std::span<const Box3f> boxes, const BuildOptions& options) {
       c.plan(0, 1);
       // 40 bytes per binary node, not needed by fill: freed before the output
       // arrays are allocated, so they do not add to the build's peak.
-      std::vector<std::array<float, kWidth>>().swap(c.cost);
-      std::vector<std::array<std::uint8_t, kWidth>>().swap(c.split);
+      decltype(c.cost)().swap(c.cost);
+      decltype(c.split)().swap(c.split);
       c.fill(out);
     };
     if (options.threads > 0) {

@@ -28,15 +28,18 @@
 namespace prox {
 
 template <class T>
+Box3<float> MeshIndex<T>::triangle_box(std::size_t i) const {
+  Box3<T> b = Box3<T>::empty();
+  for (int k = 0; k < 3; ++k) b.extend(mesh_.corner(i, k));
+  return bvh::outward_float_box(b);
+}
+
+template <class T>
 std::vector<Box3<float>> MeshIndex<T>::triangle_boxes() const {
   std::vector<Box3<float>> boxes(mesh_.num_triangles());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, boxes.size(), 4096),
                     [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t i = r.begin(); i < r.end(); ++i) {
-                        Box3<T> b = Box3<T>::empty();
-                        for (int k = 0; k < 3; ++k) b.extend(mesh_.corner(i, k));
-                        boxes[i] = bvh::outward_float_box(b);
-                      }
+                      for (std::size_t i = r.begin(); i < r.end(); ++i) boxes[i] = triangle_box(i);
                     });
   return boxes;
 }
@@ -44,8 +47,11 @@ std::vector<Box3<float>> MeshIndex<T>::triangle_boxes() const {
 template <class T>
 void MeshIndex<T>::rebuild_leaf_data() {
   // A pack's first slot always holds a triangle (leaves start on pack
-  // boundaries); a padding slot repeats the slot before it.
-  packs_.assign(bvh_.prims.size() / bvh::kLeafAlign, LeafPack<T>{});
+  // boundaries); a padding slot repeats the slot before it. Every lane is
+  // written below, so the packs are not zeroed first (a serial pass that
+  // also took every page fault on one thread).
+  packs_.clear();
+  packs_.resize(bvh_.prims.size() / bvh::kLeafAlign);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, packs_.size(), 1024),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t p = r.begin(); p < r.end(); ++p) {
@@ -67,8 +73,14 @@ MeshIndex<T>::MeshIndex(TriangleMesh<T> mesh, const BuildOptions& options)
     : mesh_(std::move(mesh)) {
   const auto t0 = std::chrono::steady_clock::now();
   auto run = [&] {
-    const std::vector<Box3<float>> boxes = triangle_boxes();
-    bvh_ = bvh::build_bvh8(boxes, options);
+    // Each triangle's box is made as the builder first reads it (no array of
+    // all the boxes): the same boxes as triangle_boxes().
+    bvh_ = bvh::build_bvh8(
+        mesh_.num_triangles(),
+        [this](std::size_t begin, std::size_t end, Box3<float>* out) {
+          for (std::size_t i = begin; i < end; ++i) out[i - begin] = triangle_box(i);
+        },
+        options);
     rebuild_leaf_data();
   };
   if (options.threads > 0) {

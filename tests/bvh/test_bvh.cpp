@@ -4,6 +4,8 @@
 // save/load round-trips and rejects damaged files with MeshError.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -63,6 +65,45 @@ TEST(Bvh, SameTreeForAnyThreadCount) {
                         a.bvh().nodes.size() * sizeof(bvh::Node8)), 0);
   EXPECT_EQ(a.bvh().prims, c.bvh().prims);
   EXPECT_EQ(bvh::validate_bvh8(c.bvh(), m.num_triangles()), "");
+}
+
+// The box-source build (MeshIndex's: boxes made as the builder reads them,
+// runs of at most 1024, from several threads) gives the span build's tree,
+// and the index's tree is that tree.
+TEST(Bvh, BoxSourceBuildEqualsSpanBuild) {
+  const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 4);
+  const auto m = test::to_float(test::random_soup(int(test::scaled_count(30000, 10000)), 0.01, 5));
+  std::vector<Box3<float>> boxes(m.num_triangles());
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    Box3<float> b = Box3<float>::empty();
+    for (int k = 0; k < 3; ++k) b.extend(m.corner(i, k));
+    boxes[i] = b;
+  }
+  std::atomic<std::size_t> asked{0}, longest{0};
+  const bvh::BoxSource source = [&](std::size_t begin, std::size_t end, Box3<float>* out) {
+    asked += end - begin;
+    std::size_t l = longest.load();
+    while (end - begin > l && !longest.compare_exchange_weak(l, end - begin)) {
+    }
+    std::copy(boxes.begin() + std::ptrdiff_t(begin), boxes.begin() + std::ptrdiff_t(end), out);
+  };
+  const MeshIndex<float> index(m, BuildOptions{8, 8, 2});
+  for (int threads : {1, 2, 4}) {
+    asked = 0;
+    const BuildOptions o{8, 8, threads};
+    const bvh::Bvh8 a = bvh::build_bvh8(boxes, o);
+    const bvh::Bvh8 b = bvh::build_bvh8(boxes.size(), source, o);
+    EXPECT_EQ(asked.load(), boxes.size()) << "every box asked for once";
+    EXPECT_LE(longest.load(), 1024u);
+    ASSERT_EQ(a.nodes.size(), b.nodes.size());
+    EXPECT_EQ(std::memcmp(a.nodes.data(), b.nodes.data(), a.nodes.size() * sizeof(bvh::Node8)), 0);
+    EXPECT_EQ(a.prims, b.prims);
+    ASSERT_EQ(index.bvh().nodes.size(), a.nodes.size());
+    EXPECT_EQ(std::memcmp(index.bvh().nodes.data(), a.nodes.data(),
+                          a.nodes.size() * sizeof(bvh::Node8)), 0);
+    EXPECT_EQ(index.bvh().prims, a.prims);
+  }
+  EXPECT_TRUE(bvh::build_bvh8(0, source).prims.empty());
 }
 
 TEST(Bvh, DegenerateInputs) {

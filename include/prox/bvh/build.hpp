@@ -18,7 +18,9 @@
 
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <span>
 #include <string>
@@ -31,6 +33,16 @@ namespace prox::bvh {
 
 /// Builds a Bvh8 over `boxes` (one per primitive; primitive id = index).
 Bvh8 build_bvh8(std::span<const Box3<float>> boxes, const BuildOptions& options = {});
+
+/// Writes the boxes of primitives [begin, end) to out[0 .. end - begin).
+using BoxSource = std::function<void(std::size_t begin, std::size_t end, Box3<float>* out)>;
+
+/// The same build over `count` primitives whose boxes come from `boxes`, called
+/// on consecutive runs of at most 1024 primitives, from several threads at
+/// once: the boxes are made where the builder first reads them, with no array
+/// of all of them (MeshIndex: 24 bytes a triangle not written, read back and
+/// freed). The tree is the one build_bvh8 gives for the same boxes.
+Bvh8 build_bvh8(std::size_t count, const BoxSource& boxes, const BuildOptions& options = {});
 
 /// Recomputes every node box from new primitive boxes (same count, same tree).
 void refit_bvh8(Bvh8& bvh, std::span<const Box3<float>> boxes);

@@ -49,6 +49,7 @@
 
 #include "prox/bvh/build_options.hpp"
 #include "prox/bvh/bvh8.hpp"
+#include "prox/core/default_init.hpp"
 #include "prox/core/ray.hpp"
 #include "prox/mesh/flat_index.hpp"
 #include "prox/mesh/results.hpp"
@@ -144,11 +145,14 @@ class MeshIndex {
  private:
   MeshIndex() = default;
   void rebuild_leaf_data();
+  Box3<float> triangle_box(std::size_t i) const;  // triangle i's box, rounded out to float
   std::vector<Box3<float>> triangle_boxes() const;
 
   TriangleMesh<T> mesh_;
   bvh::Bvh8 bvh_;
-  std::vector<LeafPack<T>> packs_;  // slot s's triangle: lane s % 4 of packs_[s / 4]
+  // slot s's triangle: lane s % 4 of packs_[s / 4]; resized without zeroing
+  // (rebuild_leaf_data writes every lane in parallel).
+  std::vector<LeafPack<T>, DefaultInitAllocator<LeafPack<T>>> packs_;
   struct Dipole {  // far field of one child slot's triangles (Barill et al. 2018)
     double center[3];  // area-weighted centroid
     double normal[3];  // sum of area-weighted normals, (b-a)x(c-a)/2
