@@ -98,7 +98,7 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
   int neg[3] = {0, 0, 0};
   for (int i = 0; i < n; ++i) {
     if (!ray_is_valid(rays[i])) return false;
-    p.wr[i] = WatertightRay<float>(rays[i]);
+    p.wr[i].set(rays[i]);  // in place (see WatertightRay::set)
     const WatertightRay<float>& w = p.wr[i];
     const bvh::RayQuery q(w.ray);
     if (i == 0) {
