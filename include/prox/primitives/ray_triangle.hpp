@@ -126,7 +126,7 @@ struct WatertightRay {
     }
   }
 
-  /// A placeholder (storage to be assigned a prepared ray; not for tests).
+  /// A placeholder (storage that set() prepares in place; not for tests).
   WatertightRay() = default;
   explicit WatertightRay(const Ray<T>& input) { set(input); }
   /// Prepares this object for `input` (what the constructor does), in place:
