@@ -29,6 +29,7 @@
 #include "prox/bvh/build.hpp"
 #include "prox/core/default_init.hpp"
 #include "prox/core/platform.hpp"
+#include "prox/core/pod_buffer.hpp"
 
 namespace prox::bvh {
 namespace {
@@ -38,6 +39,10 @@ using Box3f = Box3<float>;
 constexpr int kDepthLimit = 48;
 static_assert(kDepthLimit + 32 < kMaxTreeDepth, "median splits after kDepthLimit add <= 32 levels");
 constexpr std::size_t kParallelThreshold = 4096;
+// Ranges at least this long are partitioned by partition_parallel, in this
+// many fixed blocks (fixed, so the order does not depend on the threads).
+constexpr std::size_t kParallelPartition = std::size_t(1) << 18;
+constexpr int kPartitionBlocks = 16;
 // Boxes asked of a BoxSource at once (24 KB on the stack).
 constexpr std::size_t kBoxRun = 1024;
 constexpr int kMaxBins = 64;
@@ -114,8 +119,128 @@ float ref_id_lane(std::uint32_t id) { return std::bit_cast<float>(id + kIdOffset
 std::uint32_t ref_id(const PBox& r) { return std::bit_cast<std::uint32_t>(r.lo[3]) - kIdOffset; }
 float ref_centroid(const PBox& r, int a) { return (r.lo[a] + r.hi[a]) * 0.5f; }
 
+// A split's plane in bin terms: a reference goes left when its centroid's
+// bin along `axis` is below `plane` (bin_of in the same float operations).
+struct SplitPlane {
+  int axis;
+  int plane;
+  float lo, scale;
+};
+
+// Partitions [first, last) by the plane (std::partition: the same order for
+// the same input) and returns the first reference on the right; lc and rc
+// get the boxes of the two sides' centroids, on the way (min and max: exact
+// in any order), instead of one more pass over each child's range.
+PBox* partition_range(PBox* first, PBox* last, const SplitPlane& sp, int bins, PBox& lc,
+                      PBox& rc) {
+  const float top = float(bins - 1);
+  auto goes_left = [&](float c) {
+    float t = (c - sp.lo) * sp.scale;
+    t = t > 0.0f ? t : 0.0f;  // NaN -> 0, as bin_of
+    return int(t < top ? t : top) < sp.plane;
+  };
+#ifdef PROX_SIMD_SSE2
+  // The centroid and the two boxes in SSE: the same float operations as
+  // ref_centroid and Box3f::extend (min(c, lo) keeps lo on a tie, as
+  // prox::min does), so the same boxes.
+  const PBox none = PBox::empty();
+  __m128 llo = _mm_load_ps(none.lo), lhi = _mm_load_ps(none.hi), rlo = llo, rhi = lhi;
+  const __m128 half = _mm_set1_ps(0.5f);
+  PBox* const mid = std::partition(first, last, [&](const PBox& r) {
+    const __m128 c = _mm_mul_ps(_mm_add_ps(_mm_load_ps(r.lo), _mm_load_ps(r.hi)), half);
+    const bool left = goes_left(ref_centroid(r, sp.axis));
+    if (left) {
+      llo = _mm_min_ps(c, llo);
+      lhi = _mm_max_ps(c, lhi);
+    } else {
+      rlo = _mm_min_ps(c, rlo);
+      rhi = _mm_max_ps(c, rhi);
+    }
+    return left;
+  });
+  _mm_store_ps(lc.lo, llo);
+  _mm_store_ps(lc.hi, lhi);
+  _mm_store_ps(rc.lo, rlo);
+  _mm_store_ps(rc.hi, rhi);
+#else
+  Box3f lb = Box3f::empty(), rb = Box3f::empty();
+  PBox* const mid = std::partition(first, last, [&](const PBox& r) {
+    const Vec3<float> c{ref_centroid(r, 0), ref_centroid(r, 1), ref_centroid(r, 2)};
+    const bool left = goes_left(c[sp.axis]);
+    (left ? lb : rb).extend(c);
+    return left;
+  });
+  lc = PBox{{lb.lo[0], lb.lo[1], lb.lo[2], 0.0f}, {lb.hi[0], lb.hi[1], lb.hi[2], 0.0f}};
+  rc = PBox{{rb.lo[0], rb.lo[1], rb.lo[2], 0.0f}, {rb.hi[0], rb.hi[1], rb.hi[2], 0.0f}};
+#endif
+  return mid;
+}
+
+// The same partition of a large range on several threads: kPartitionBlocks
+// fixed blocks are partitioned on their own (in parallel), then the right
+// references before the split point trade places with the left ones after
+// it, the k-th with the k-th. The blocks do not depend on the thread count,
+// so neither does the order (it differs from one std::partition of the whole
+// range, which only changes the order of slots within a leaf, never a set of
+// references, a box or the tree). At the root of bunny-1m the serial
+// partition was ~6 ms that one of two threads waited for.
+PBox* partition_parallel(PBox* first, PBox* last, const SplitPlane& sp, int bins, PBox& lc,
+                         PBox& rc) {
+  constexpr int kBlocks = kPartitionBlocks;
+  const std::size_t n = std::size_t(last - first);
+  std::size_t start[kBlocks + 1];
+  for (int j = 0; j <= kBlocks; ++j) start[j] = n * std::size_t(j) / kBlocks;
+  std::size_t mid[kBlocks];
+  PBox blc[kBlocks], brc[kBlocks];
+  tbb::parallel_for(0, kBlocks, [&](int j) {
+    mid[j] = std::size_t(
+        partition_range(first + start[j], first + start[j + 1], sp, bins, blc[j], brc[j]) -
+        first);
+  });
+  lc = PBox::empty();
+  rc = PBox::empty();
+  std::size_t m = 0;
+  for (int j = 0; j < kBlocks; ++j) {
+    lc.extend(blc[j]);
+    rc.extend(brc[j]);
+    m += mid[j] - start[j];
+  }
+  // Misplaced runs: right references in [0, m), left ones in [m, n), each in
+  // position order; equal in total. Paired in order into swap segments.
+  struct Run {
+    std::size_t at, len;
+  };
+  Run wrong_right[kBlocks], wrong_left[kBlocks];
+  int nr = 0, nl = 0;
+  for (int j = 0; j < kBlocks; ++j) {
+    const std::size_t rb = mid[j], re = std::min(start[j + 1], m);
+    if (rb < re) wrong_right[nr++] = Run{rb, re - rb};
+    const std::size_t lb = std::max(start[j], m), le = mid[j];
+    if (lb < le) wrong_left[nl++] = Run{lb, le - lb};
+  }
+  struct Swap {
+    std::size_t a, b, len;
+  };
+  std::vector<Swap> swaps;
+  constexpr std::size_t kPiece = 16384;  // references a task swaps at most
+  for (int i = 0, k = 0; i < nr && k < nl;) {
+    const std::size_t len = std::min({wrong_right[i].len, wrong_left[k].len, kPiece});
+    swaps.push_back(Swap{wrong_right[i].at, wrong_left[k].at, len});
+    wrong_right[i].at += len;
+    wrong_right[i].len -= len;
+    wrong_left[k].at += len;
+    wrong_left[k].len -= len;
+    if (wrong_right[i].len == 0) ++i;
+    if (wrong_left[k].len == 0) ++k;
+  }
+  tbb::parallel_for(std::size_t(0), swaps.size(), [&](std::size_t i) {
+    std::swap_ranges(first + swaps[i].a, first + swaps[i].a + swaps[i].len, first + swaps[i].b);
+  });
+  return first + m;
+}
+
 struct Builder {
-  std::unique_ptr<PBox[]> refs;          // in build order; leaves are ranges of it
+  PodBuffer<PBox> refs;                  // in build order; leaves are ranges of it
   std::unique_ptr<BinaryNode[]> nodes;   // root at 0; children taken in pairs
   std::atomic<std::uint32_t> next_node{1};
   int max_leaf = 8;
@@ -311,7 +436,7 @@ struct Builder {
     const Vec3<float> d = cbox.diagonal();
     const int a = d[0] >= d[1] && d[0] >= d[2] ? 0 : (d[1] >= d[2] ? 1 : 2);
     const std::uint32_t m = b + (e - b) / 2;
-    PBox* const base = refs.get();
+    PBox* const base = refs.data();
     std::nth_element(base + b, base + m, base + e,
                      [&](const PBox& x, const PBox& y) {
                        const float cx = ref_centroid(x, a), cy = ref_centroid(y, a);
@@ -344,49 +469,15 @@ struct Builder {
           (s.axis < 0 || leaf_cost <= s.cost + kTraversalCost * half_area(box)))
         return make_leaf(idx, b, e, box);
       if (s.axis >= 0) {
-        const float lo = cbox.lo[s.axis];
-        const float ext = cbox.hi[s.axis] - lo;
-        const float scale = float(bins) / ext;
-        const int axis = s.axis;
-        PBox* const base = refs.get();
-        // The children's centroid boxes on the way (min and max: exact in any
-        // order, and an element seen twice changes nothing), instead of one
-        // more pass over each child's range.
-#ifdef PROX_SIMD_SSE2
-        // The centroid and the two boxes in SSE: the same float operations as
-        // ref_centroid and Box3f::extend (min(c, lo) keeps lo on a tie, as
-        // prox::min does), so the same boxes.
-        const PBox none = PBox::empty();
-        __m128 llo = _mm_load_ps(none.lo), lhi = _mm_load_ps(none.hi), rlo = llo, rhi = lhi;
-        const __m128 half = _mm_set1_ps(0.5f);
-        PBox* const mid = std::partition(base + b, base + e, [&](const PBox& r) {
-          const float ca = ref_centroid(r, axis);
-          const __m128 c = _mm_mul_ps(_mm_add_ps(_mm_load_ps(r.lo), _mm_load_ps(r.hi)), half);
-          const bool left = bin_of(ca, lo, scale) < s.plane;
-          if (left) {
-            llo = _mm_min_ps(c, llo);
-            lhi = _mm_max_ps(c, lhi);
-          } else {
-            rlo = _mm_min_ps(c, rlo);
-            rhi = _mm_max_ps(c, rhi);
-          }
-          return left;
-        });
+        const SplitPlane plane{s.axis, s.plane, cbox.lo[s.axis],
+                               float(bins) / (cbox.hi[s.axis] - cbox.lo[s.axis])};
         PBox lc, rc;
-        _mm_store_ps(lc.lo, llo);
-        _mm_store_ps(lc.hi, lhi);
-        _mm_store_ps(rc.lo, rlo);
-        _mm_store_ps(rc.hi, rhi);
+        PBox* const base = refs.data();
+        PBox* const mid = n >= kParallelPartition
+                              ? partition_parallel(base + b, base + e, plane, bins, lc, rc)
+                              : partition_range(base + b, base + e, plane, bins, lc, rc);
         lcbox = lc.box();
         rcbox = rc.box();
-#else
-        PBox* const mid = std::partition(base + b, base + e, [&](const PBox& r) {
-          const Vec3<float> c{ref_centroid(r, 0), ref_centroid(r, 1), ref_centroid(r, 2)};
-          const bool left = bin_of(c[axis], lo, scale) < s.plane;
-          (left ? lcbox : rcbox).extend(c);
-          return left;
-        });
-#endif
         m = std::uint32_t(mid - base);
         lbox = s.left;
         rbox = s.right;
@@ -611,18 +702,19 @@ Bvh8 build_bvh8(std::span<const Box3f> boxes, const BuildOptions& options) {
       options);
 }
 
-Bvh8 build_bvh8(std::size_t n, const BoxSource& boxes, const BuildOptions& options) {
+Bvh8 build_bvh8(std::size_t n, const BoxSource& boxes, const BuildOptions& options,
+                RawBlock* spare) {
   const auto t0 = std::chrono::steady_clock::now();
   Bvh8 out;
   if (n > 0) {
     Builder b;
     b.max_leaf = std::clamp(options.max_leaf_size, 1, int(kMaxLeafSize));
     b.bins = std::clamp(options.sah_bins, 4, kMaxBins);
-    b.refs.reset(new PBox[n]);  // uninitialised: written once, in run
+    b.refs.assign_uninitialized(n);  // written once, in run
     b.nodes.reset(new BinaryNode[2 * n - 1]);  // uninitialised; see BinaryNode
     Collapser c;
     c.bin = b.nodes.get();
-    c.refs = b.refs.get();
+    c.refs = b.refs.data();
     auto run = [&] {
       // The references, the root's box and its centroid box in one parallel
       // pass (it was two serial passes over every primitive: ~15 ms of
@@ -678,6 +770,7 @@ Bvh8 build_bvh8(std::size_t n, const BoxSource& boxes, const BuildOptions& optio
     }
     out.stats.depth = c.max_depth;
     out.stats.leaves = c.leaves;
+    if (spare != nullptr) *spare = b.refs.release();
   }
   out.stats.nodes = out.nodes.size();
   out.stats.primitives = n;

@@ -45,13 +45,12 @@ std::vector<Box3<float>> MeshIndex<T>::triangle_boxes() const {
 }
 
 template <class T>
-void MeshIndex<T>::rebuild_leaf_data() {
+void MeshIndex<T>::rebuild_leaf_data(RawBlock recycled) {
   // A pack's first slot always holds a triangle (leaves start on pack
   // boundaries); a padding slot repeats the slot before it. Every lane is
   // written below, so the packs are not zeroed first (a serial pass that
   // also took every page fault on one thread).
-  packs_.clear();
-  packs_.resize(bvh_.prims.size() / bvh::kLeafAlign);
+  packs_.assign_uninitialized(bvh_.prims.size() / bvh::kLeafAlign, std::move(recycled));
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, packs_.size(), 1024),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t p = r.begin(); p < r.end(); ++p) {
@@ -75,13 +74,16 @@ MeshIndex<T>::MeshIndex(TriangleMesh<T> mesh, const BuildOptions& options)
   auto run = [&] {
     // Each triangle's box is made as the builder first reads it (no array of
     // all the boxes): the same boxes as triangle_boxes().
+    // The packs are made in the builder's references' memory (its pages are
+    // already touched; see prox/core/pod_buffer.hpp).
+    RawBlock spare;
     bvh_ = bvh::build_bvh8(
         mesh_.num_triangles(),
         [this](std::size_t begin, std::size_t end, Box3<float>* out) {
           for (std::size_t i = begin; i < end; ++i) out[i - begin] = triangle_box(i);
         },
-        options);
-    rebuild_leaf_data();
+        options, &spare);
+    rebuild_leaf_data(std::move(spare));
   };
   if (options.threads > 0) {
     tbb::task_arena arena(std::min(options.threads, tbb::this_task_arena::max_concurrency()));

@@ -177,7 +177,7 @@ template <class T>
 std::size_t MeshIndex<T>::memory_bytes() const {
   return mesh_.vertices().capacity() * sizeof(Vec3<T>) +
          mesh_.triangles().capacity() * sizeof(typename TriangleMesh<T>::Triangle) +
-         bvh_.memory_bytes() + packs_.capacity() * sizeof(LeafPack<T>) +
+         bvh_.memory_bytes() + packs_.capacity_bytes() +
          (far_->built.load(std::memory_order_acquire) ? far_->dipoles.capacity() * sizeof(Dipole)
                                                        : 0) +
          (fast_.built() ? fast_.built()->memory_bytes() : 0);

@@ -67,6 +67,49 @@ TEST(Bvh, SameTreeForAnyThreadCount) {
   EXPECT_EQ(bvh::validate_bvh8(c.bvh(), m.num_triangles()), "");
 }
 
+// Ranges of 2^18 references or more are partitioned on several threads in
+// fixed blocks (src/bvh/build.cpp, partition_parallel). A bunny-1m-sized
+// build is not needed to reach it: 300k triangles, uniform and lopsided (most
+// of them in one small cluster, so the root's split is far from even and the
+// misplaced runs cross blocks unevenly). The tree must be valid, every leaf
+// box must hold its triangles (a reference put on the wrong side would sit in
+// a leaf whose box, made from the bins, does not contain it), the bytes must
+// not depend on the thread count, and the answers are the brute force's.
+TEST(Bvh, LargeRangesPartitionedInParallel) {
+  const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, 4);
+  constexpr int kTriangles = 300000;
+  for (int lopsided : {0, 1}) {
+    TriangleMesh<double> m = test::random_soup(kTriangles, 0.002, 11 + lopsided);
+    if (lopsided) {
+      std::vector<Vec3d> v = m.vertices();
+      for (std::size_t i = 0; i < v.size(); ++i)
+        if (i / 3 % 10 != 0) v[i] = v[i] * 0.05 + Vec3d{0.7, 0.2, 0.4};
+      m = TriangleMesh<double>(std::move(v), m.triangles());
+    }
+    const TriangleMesh<float> mf = test::to_float(m);
+    const MeshIndex<float> a(mf, BuildOptions{8, 8, 1});
+    EXPECT_EQ(bvh::validate_bvh8(a.bvh(), mf.num_triangles()), "");
+    check_boxes_contain(a);
+    for (int threads : {2, 4}) {
+      const MeshIndex<float> b(mf, BuildOptions{8, 8, threads});
+      ASSERT_EQ(a.bvh().nodes.size(), b.bvh().nodes.size());
+      EXPECT_EQ(std::memcmp(a.bvh().nodes.data(), b.bvh().nodes.data(),
+                            a.bvh().nodes.size() * sizeof(bvh::Node8)),
+                0);
+      EXPECT_EQ(a.bvh().prims, b.bvh().prims);
+    }
+    const BruteForce<float> brute(mf);
+    std::mt19937_64 rng(3);
+    std::uniform_real_distribution<float> u(-0.1f, 1.1f);
+    for (int q = 0; q < 200; ++q) {
+      const Vec3f p{u(rng), u(rng), u(rng)};
+      const auto x = a.closest_point(p), y = brute.closest_point(p);
+      EXPECT_EQ(x.triangle, y.triangle);
+      EXPECT_EQ(x.sq_distance, y.sq_distance);
+    }
+  }
+}
+
 // The box-source build (MeshIndex's: boxes made as the builder reads them,
 // runs of at most 1024, from several threads) gives the span build's tree,
 // and the index's tree is that tree.

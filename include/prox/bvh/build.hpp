@@ -28,6 +28,7 @@
 
 #include "prox/bvh/bvh8.hpp"
 #include "prox/core/box.hpp"
+#include "prox/core/pod_buffer.hpp"
 
 namespace prox::bvh {
 
@@ -42,7 +43,14 @@ using BoxSource = std::function<void(std::size_t begin, std::size_t end, Box3<fl
 /// once: the boxes are made where the builder first reads them, with no array
 /// of all of them (MeshIndex: 24 bytes a triangle not written, read back and
 /// freed). The tree is the one build_bvh8 gives for the same boxes.
-Bvh8 build_bvh8(std::size_t count, const BoxSource& boxes, const BuildOptions& options = {});
+///
+/// With `spare`, the builder's working array of references (32 bytes a
+/// primitive, every page of it written) is left there instead of freed, for
+/// the caller's next large array to take over (PodBuffer::assign_uninitialized
+/// grows it in place: MeshIndex's leaf packs reuse its pages instead of
+/// faulting in fresh ones). Its contents are unspecified.
+Bvh8 build_bvh8(std::size_t count, const BoxSource& boxes, const BuildOptions& options = {},
+                RawBlock* spare = nullptr);
 
 /// Recomputes every node box from new primitive boxes (same count, same tree).
 void refit_bvh8(Bvh8& bvh, std::span<const Box3<float>> boxes);

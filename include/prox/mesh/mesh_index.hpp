@@ -49,7 +49,7 @@
 
 #include "prox/bvh/build_options.hpp"
 #include "prox/bvh/bvh8.hpp"
-#include "prox/core/default_init.hpp"
+#include "prox/core/pod_buffer.hpp"
 #include "prox/core/ray.hpp"
 #include "prox/mesh/flat_index.hpp"
 #include "prox/mesh/results.hpp"
@@ -144,15 +144,17 @@ class MeshIndex {
 
  private:
   MeshIndex() = default;
-  void rebuild_leaf_data();
+  // recycled: memory to grow into for the packs (see build_bvh8's spare).
+  void rebuild_leaf_data(RawBlock recycled = {});
   Box3<float> triangle_box(std::size_t i) const;  // triangle i's box, rounded out to float
   std::vector<Box3<float>> triangle_boxes() const;
 
   TriangleMesh<T> mesh_;
   bvh::Bvh8 bvh_;
-  // slot s's triangle: lane s % 4 of packs_[s / 4]; resized without zeroing
-  // (rebuild_leaf_data writes every lane in parallel).
-  std::vector<LeafPack<T>, DefaultInitAllocator<LeafPack<T>>> packs_;
+  // slot s's triangle: lane s % 4 of packs_[s / 4]; not zeroed
+  // (rebuild_leaf_data writes every lane in parallel), and made in the
+  // builder's reference array when the index is built (prox/core/pod_buffer.hpp).
+  PodBuffer<LeafPack<T>> packs_;
   struct Dipole {  // far field of one child slot's triangles (Barill et al. 2018)
     double center[3];  // area-weighted centroid
     double normal[3];  // sum of area-weighted normals, (b-a)x(c-a)/2
