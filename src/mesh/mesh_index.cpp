@@ -16,9 +16,9 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "prox/bvh/build.hpp"
+#include "prox/bvh/threads.hpp"
 #include "prox/bvh/traverse.hpp"
 #include "prox/mesh/fast_winding.hpp"
 #include "prox/mesh/mesh_index.hpp"
@@ -37,8 +37,12 @@ Box3<float> MeshIndex<T>::triangle_box(std::size_t i) const {
 namespace {
 #ifdef PROX_SIMD_SSE2
 // One float vertex in lanes 0..2 (lane 3 is 0): no read past its 12 bytes.
+// x and y by _mm_loadl_epi64, whose pointer type has no alignment (a
+// vertex is 4-byte aligned: _mm_load_sd's double load is undefined there,
+// and UBSan says so).
 inline __m128 load_vertex(const Vec3<float>& v) {
-  const __m128 xy = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(&v[0])));
+  const __m128 xy =
+      _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&v[0])));
   return _mm_movelh_ps(xy, _mm_load_ss(&v[2]));
 }
 #endif
@@ -126,12 +130,7 @@ MeshIndex<T>::MeshIndex(TriangleMesh<T> mesh, const BuildOptions& options)
         options, &spare);
     rebuild_leaf_data(std::move(spare));
   };
-  if (options.threads > 0) {
-    tbb::task_arena arena(std::min(options.threads, tbb::this_task_arena::max_concurrency()));
-    arena.execute(run);
-  } else {
-    run();
-  }
+  detail::run_with_threads(options.threads, run);  // the cached arena (prox/bvh/threads.hpp)
   bvh_.stats.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
