@@ -23,10 +23,10 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 #include <tbb/parallel_invoke.h>
-#include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
 #include "prox/bvh/build.hpp"
+#include "prox/bvh/threads.hpp"
 #include "prox/core/default_init.hpp"
 #include "prox/core/platform.hpp"
 #include "prox/core/pod_buffer.hpp"
@@ -816,13 +816,9 @@ Bvh8 build_bvh8(std::size_t n, const BoxSource& boxes, const BuildOptions& optio
       decltype(c.split)().swap(c.split);
       c.fill(out);
     };
-    if (options.threads > 0) {
-      // Capped at what the machine runs (see src/mesh/batch.cpp): no TBB warning.
-      tbb::task_arena arena(std::min(options.threads, tbb::this_task_arena::max_concurrency()));
-      arena.execute(run);
-    } else {
-      run();
-    }
+    // The cached arena of that many threads (prox/bvh/threads.hpp), or the
+    // caller's when it is one (MeshIndex's build calls from inside it).
+    detail::run_with_threads(options.threads, run);
     out.stats.depth = c.max_depth;
     out.stats.leaves = c.leaves;
     if (spare != nullptr) *spare = b.refs.release();
