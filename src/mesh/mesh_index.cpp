@@ -47,7 +47,8 @@ inline __m128 load_vertex(const Vec3<float>& v) {
 }
 #endif
 
-// The boxes of triangles [begin, end) into out, as triangle_box makes them.
+// The boxes of triangles [begin, end) into out, as triangle_box makes them
+// (float and double meshes in SSE, others by `scalar`).
 // For a float mesh in SSE: Box3::extend's min and max (prox::min(a, b) is
 // b < a ? b : a, which is _mm_min_ps(b, a); max likewise), so the same
 // boxes, without its branches: the compiler made each min and max a branch,
@@ -69,6 +70,27 @@ void triangle_boxes_into(const TriangleMesh<T>& mesh, std::size_t begin, std::si
       _mm_store_ps(l, lo);
       _mm_store_ps(h, hi);
       out[i - begin] = Box3<float>{{l[0], l[1], l[2]}, {h[0], h[1], h[2]}};
+    }
+    return;
+  }
+  if constexpr (std::is_same_v<T, double>) {
+    // The same for a double mesh: Box3<double>::extend's min and max, then
+    // outward_float_box's float_down and float_up without their branches
+    // (bvh::float_down2 and float_up2: the same floats).
+    const Vec3<double>* v = mesh.vertices().data();
+    const auto* tri = mesh.triangles().data();
+    for (std::size_t i = begin; i < end; ++i) {
+      const double* a = &v[tri[i][0]][0];
+      const double* b = &v[tri[i][1]][0];
+      const double* c = &v[tri[i][2]][0];
+      const __m128d axy = _mm_loadu_pd(a), bxy = _mm_loadu_pd(b), cxy = _mm_loadu_pd(c);
+      const __m128d az = _mm_load_sd(a + 2), bz = _mm_load_sd(b + 2), cz = _mm_load_sd(c + 2);
+      alignas(16) float lxy[4], lz[4], hxy[4], hz[4];
+      _mm_store_ps(lxy, bvh::float_down2(_mm_min_pd(cxy, _mm_min_pd(bxy, axy))));
+      _mm_store_ps(lz, bvh::float_down2(_mm_min_sd(cz, _mm_min_sd(bz, az))));
+      _mm_store_ps(hxy, bvh::float_up2(_mm_max_pd(cxy, _mm_max_pd(bxy, axy))));
+      _mm_store_ps(hz, bvh::float_up2(_mm_max_sd(cz, _mm_max_sd(bz, az))));
+      out[i - begin] = Box3<float>{{lxy[0], lxy[1], lz[0]}, {hxy[0], hxy[1], hz[0]}};
     }
     return;
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -318,6 +319,43 @@ TEST(Bvh, FloatRoundingIsOutward) {
   EXPECT_EQ(bad, 0u);
   EXPECT_EQ(bvh::float_down(1.5f), 1.5f);
 }
+
+#ifdef PROX_SIMD_SSE2
+// The branch-free pair (MeshIndex<double>'s triangle boxes) gives float_down's
+// and float_up's floats, bit for bit, everywhere: random magnitudes, both
+// signs of zero, float's subnormals and their edges, its largest values and
+// past them (inf), and double's extremes.
+TEST(Bvh, BranchFreeOutwardRoundingEqualsScalar) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> xs;
+  const std::int64_t n = test::scaled_count(400000);
+  for (std::int64_t i = 0; i < n; ++i) xs.push_back(u(rng) * std::pow(2.0, int(u(rng) * 160)));
+  const float fmax = std::numeric_limits<float>::max(), fden = std::numeric_limits<float>::denorm_min();
+  for (double x : {0.0, -0.0, 1e-300, -1e-300, 1e300, -1e300, 1e39, -1e39, double(fmax),
+                   -double(fmax), double(fmax) * (1 + 1e-9), -double(fmax) * (1 + 1e-9),
+                   double(fden), -double(fden), double(fden) / 3, -double(fden) / 3,
+                   double(fden) * 0.5, -double(fden) * 0.5, double(fden) * 0.75,
+                   double(std::numeric_limits<float>::min()) * (1 - 1e-9),
+                   std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(),
+                   std::numeric_limits<double>::denorm_min(), 0x1p120, -0x1p120, 1.0 / 3, -1.0 / 3})
+    xs.push_back(x);
+  std::size_t bad = 0;
+  auto bits = [](float f) { return std::bit_cast<std::uint32_t>(f); };
+  for (std::size_t i = 0; i < xs.size(); ++i) {  // every value in lane 0, with a partner in lane 1
+    const double x[2] = {xs[i], xs[(i * 7 + 1) % xs.size()]};
+    alignas(16) float d[4], up[4];
+    _mm_store_ps(d, bvh::float_down2(_mm_setr_pd(x[0], x[1])));
+    _mm_store_ps(up, bvh::float_up2(_mm_setr_pd(x[0], x[1])));
+    for (int k = 0; k < 2; ++k) {
+      bad += bits(d[k]) != bits(bvh::float_down(x[k]));
+      bad += bits(up[k]) != bits(bvh::float_up(x[k]));
+    }
+    bad += d[2] != 0.0f || d[3] != 0.0f || up[2] != 0.0f || up[3] != 0.0f;
+  }
+  EXPECT_EQ(bad, 0u);
+}
+#endif
 
 }  // namespace
 

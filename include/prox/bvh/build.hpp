@@ -28,6 +28,7 @@
 
 #include "prox/bvh/bvh8.hpp"
 #include "prox/core/box.hpp"
+#include "prox/core/platform.hpp"
 #include "prox/core/pod_buffer.hpp"
 
 namespace prox::bvh {
@@ -87,6 +88,46 @@ inline float float_up(const T& x) {
   const float f = to_float(double(x));
   return static_cast<T>(f) < x ? float_next_up(f) : f;
 }
+
+#ifdef PROX_SIMD_SSE2
+/// float_down of both lanes of x, in lanes 0 and 1 (lanes 2 and 3: 0),
+/// without a branch: the same conversion (round to nearest), the same test
+/// and the same step to the next float, as masks. float_down and float_up
+/// branch on whether the conversion rounded up, which for box corners is a
+/// coin toss (three of six mispredicted a triangle, on average).
+inline __m128 float_down2(__m128d x) {
+  const __m128 f = _mm_cvtpd_ps(x);
+  const __m128i need = _mm_and_si128(
+      _mm_shuffle_epi32(_mm_castpd_si128(_mm_cmpgt_pd(_mm_cvtps_pd(f), x)), _MM_SHUFFLE(3, 3, 2, 0)),
+      _mm_setr_epi32(-1, -1, 0, 0));
+  const __m128i b = _mm_castps_si128(f);
+  // The next float down: +-0 -> -denorm_min; negative -> bits + 1; positive
+  // (+inf included) -> bits - 1 (float_next_down's cases; -inf cannot need it).
+  const __m128i step = _mm_sub_epi32(_mm_setzero_si128(),
+                                     _mm_or_si128(_mm_srai_epi32(b, 31), _mm_set1_epi32(1)));
+  const __m128i zero = _mm_cmpeq_epi32(_mm_and_si128(b, _mm_set1_epi32(0x7fffffff)),
+                                       _mm_setzero_si128());
+  const __m128i next = _mm_or_si128(_mm_and_si128(zero, _mm_set1_epi32(std::int32_t(0x80000001u))),
+                                    _mm_andnot_si128(zero, _mm_add_epi32(b, step)));
+  return _mm_castsi128_ps(_mm_or_si128(_mm_and_si128(need, next), _mm_andnot_si128(need, b)));
+}
+/// float_up of both lanes of x, as float_down2.
+inline __m128 float_up2(__m128d x) {
+  const __m128 f = _mm_cvtpd_ps(x);
+  const __m128i need = _mm_and_si128(
+      _mm_shuffle_epi32(_mm_castpd_si128(_mm_cmplt_pd(_mm_cvtps_pd(f), x)), _MM_SHUFFLE(3, 3, 2, 0)),
+      _mm_setr_epi32(-1, -1, 0, 0));
+  const __m128i b = _mm_castps_si128(f);
+  // The next float up: +-0 -> denorm_min; negative (-inf included) -> bits -
+  // 1; positive -> bits + 1 (float_next_up's cases; +inf cannot need it).
+  const __m128i step = _mm_or_si128(_mm_srai_epi32(b, 31), _mm_set1_epi32(1));
+  const __m128i zero = _mm_cmpeq_epi32(_mm_and_si128(b, _mm_set1_epi32(0x7fffffff)),
+                                       _mm_setzero_si128());
+  const __m128i next = _mm_or_si128(_mm_and_si128(zero, _mm_set1_epi32(1)),
+                                    _mm_andnot_si128(zero, _mm_add_epi32(b, step)));
+  return _mm_castsi128_ps(_mm_or_si128(_mm_and_si128(need, next), _mm_andnot_si128(need, b)));
+}
+#endif
 
 /// Float box that contains every point of a box in T (rounded outward).
 template <class T>
