@@ -90,42 +90,39 @@ inline float float_up(const T& x) {
 }
 
 #ifdef PROX_SIMD_SSE2
+/// (float_down2 and float_up2's step.) f (lanes 0 and 1), with the next float down (`down`) or up in the lanes
+/// where the 64-bit masks of `need` are set; lanes 2 and 3: 0. The steps of
+/// float_next_down / float_next_up as masks: +-0 -> -+denorm_min; otherwise
+/// the bits one step away from or towards zero (+-inf included: the rounding
+/// tests never ask to step past them).
+inline __m128 next_float_where(__m128 f, __m128d need, bool down) {
+  const __m128i m = _mm_and_si128(
+      _mm_shuffle_epi32(_mm_castpd_si128(need), _MM_SHUFFLE(3, 3, 2, 0)),
+      _mm_setr_epi32(-1, -1, 0, 0));
+  const __m128i b = _mm_castps_si128(f);
+  const __m128i up = _mm_or_si128(_mm_srai_epi32(b, 31), _mm_set1_epi32(1));  // +1, or -1 below 0
+  const __m128i step = down ? _mm_sub_epi32(_mm_setzero_si128(), up) : up;
+  const __m128i zero = _mm_cmpeq_epi32(_mm_and_si128(b, _mm_set1_epi32(0x7fffffff)),
+                                       _mm_setzero_si128());
+  const __m128i tiny = _mm_set1_epi32(down ? std::int32_t(0x80000001u) : 1);
+  const __m128i next =
+      _mm_or_si128(_mm_and_si128(zero, tiny), _mm_andnot_si128(zero, _mm_add_epi32(b, step)));
+  return _mm_castsi128_ps(_mm_or_si128(_mm_and_si128(m, next), _mm_andnot_si128(m, b)));
+}
+
 /// float_down of both lanes of x, in lanes 0 and 1 (lanes 2 and 3: 0),
 /// without a branch: the same conversion (round to nearest), the same test
 /// and the same step to the next float, as masks. float_down and float_up
 /// branch on whether the conversion rounded up, which for box corners is a
-/// coin toss (three of six mispredicted a triangle, on average).
+/// coin toss.
 inline __m128 float_down2(__m128d x) {
   const __m128 f = _mm_cvtpd_ps(x);
-  const __m128i need = _mm_and_si128(
-      _mm_shuffle_epi32(_mm_castpd_si128(_mm_cmpgt_pd(_mm_cvtps_pd(f), x)), _MM_SHUFFLE(3, 3, 2, 0)),
-      _mm_setr_epi32(-1, -1, 0, 0));
-  const __m128i b = _mm_castps_si128(f);
-  // The next float down: +-0 -> -denorm_min; negative -> bits + 1; positive
-  // (+inf included) -> bits - 1 (float_next_down's cases; -inf cannot need it).
-  const __m128i step = _mm_sub_epi32(_mm_setzero_si128(),
-                                     _mm_or_si128(_mm_srai_epi32(b, 31), _mm_set1_epi32(1)));
-  const __m128i zero = _mm_cmpeq_epi32(_mm_and_si128(b, _mm_set1_epi32(0x7fffffff)),
-                                       _mm_setzero_si128());
-  const __m128i next = _mm_or_si128(_mm_and_si128(zero, _mm_set1_epi32(std::int32_t(0x80000001u))),
-                                    _mm_andnot_si128(zero, _mm_add_epi32(b, step)));
-  return _mm_castsi128_ps(_mm_or_si128(_mm_and_si128(need, next), _mm_andnot_si128(need, b)));
+  return next_float_where(f, _mm_cmpgt_pd(_mm_cvtps_pd(f), x), true);
 }
 /// float_up of both lanes of x, as float_down2.
 inline __m128 float_up2(__m128d x) {
   const __m128 f = _mm_cvtpd_ps(x);
-  const __m128i need = _mm_and_si128(
-      _mm_shuffle_epi32(_mm_castpd_si128(_mm_cmplt_pd(_mm_cvtps_pd(f), x)), _MM_SHUFFLE(3, 3, 2, 0)),
-      _mm_setr_epi32(-1, -1, 0, 0));
-  const __m128i b = _mm_castps_si128(f);
-  // The next float up: +-0 -> denorm_min; negative (-inf included) -> bits -
-  // 1; positive -> bits + 1 (float_next_up's cases; +inf cannot need it).
-  const __m128i step = _mm_or_si128(_mm_srai_epi32(b, 31), _mm_set1_epi32(1));
-  const __m128i zero = _mm_cmpeq_epi32(_mm_and_si128(b, _mm_set1_epi32(0x7fffffff)),
-                                       _mm_setzero_si128());
-  const __m128i next = _mm_or_si128(_mm_and_si128(zero, _mm_set1_epi32(1)),
-                                    _mm_andnot_si128(zero, _mm_add_epi32(b, step)));
-  return _mm_castsi128_ps(_mm_or_si128(_mm_and_si128(need, next), _mm_andnot_si128(need, b)));
+  return next_float_where(f, _mm_cmplt_pd(_mm_cvtps_pd(f), x), false);
 }
 #endif
 
