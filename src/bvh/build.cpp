@@ -119,8 +119,18 @@ float ref_id_lane(std::uint32_t id) { return std::bit_cast<float>(id + kIdOffset
 std::uint32_t ref_id(const PBox& r) { return std::bit_cast<std::uint32_t>(r.lo[3]) - kIdOffset; }
 float ref_centroid(const PBox& r, int a) { return (r.lo[a] + r.hi[a]) * 0.5f; }
 
+// The bin of centroid coordinate c among `bins` from lo, scale bins per unit.
+// Clamped in float before the conversion, so no value (NaN or huge, from
+// boxes at the edge of the float range) is converted out of int's range.
+int bin_of(float c, float lo, float scale, int bins) {
+  float t = (c - lo) * scale;
+  t = t > 0.0f ? t : 0.0f;  // NaN -> 0
+  const float top = float(bins - 1);
+  return int(t < top ? t : top);
+}
+
 // A split's plane in bin terms: a reference goes left when its centroid's
-// bin along `axis` is below `plane` (bin_of in the same float operations).
+// bin along `axis` (bin_of) is below `plane`.
 struct SplitPlane {
   int axis;
   int plane;
@@ -133,12 +143,7 @@ struct SplitPlane {
 // in any order), instead of one more pass over each child's range.
 PBox* partition_range(PBox* first, PBox* last, const SplitPlane& sp, int bins, PBox& lc,
                       PBox& rc) {
-  const float top = float(bins - 1);
-  auto goes_left = [&](float c) {
-    float t = (c - sp.lo) * sp.scale;
-    t = t > 0.0f ? t : 0.0f;  // NaN -> 0, as bin_of
-    return int(t < top ? t : top) < sp.plane;
-  };
+  auto goes_left = [&](float c) { return bin_of(c, sp.lo, sp.scale, bins) < sp.plane; };
 #ifdef PROX_SIMD_SSE2
   // The centroid and the two boxes in SSE: the same float operations as
   // ref_centroid and Box3f::extend (min(c, lo) keeps lo on a tie, as
@@ -408,14 +413,7 @@ struct Builder {
     return best;
   }
 
-  // Clamped in float before the conversion, so no value (NaN or huge, from
-  // boxes at the edge of the float range) is converted out of int's range.
-  int bin_of(float c, float lo, float scale) const {
-    float t = (c - lo) * scale;
-    t = t > 0.0f ? t : 0.0f;  // NaN -> 0
-    const float top = float(bins - 1);
-    return int(t < top ? t : top);
-  }
+  int bin_of(float c, float lo, float scale) const { return bvh::bin_of(c, lo, scale, bins); }
 
   Box3f centroid_box(std::uint32_t b, std::uint32_t e) const {
     Box3f r = Box3f::empty();
@@ -613,10 +611,7 @@ struct Collapser {
     int max_depth = 0;
     std::size_t leaves = 0;
   };
-  std::vector<Plan> plans;  // one per wide node, in the output order
-  std::uint32_t slots = 0;
-  int max_depth = 0;
-  std::size_t leaves = 0;
+  PlanList tree;  // the whole tree's: one plan per wide node, in the output order
 
   // Plans the wide node made from binary node `root` and its subtree into
   // out, numbered from out's current counts; returns its index.
@@ -658,45 +653,45 @@ struct Collapser {
     });
     std::uint32_t node_base[kWidth], slot_base[kWidth];
     std::uint32_t nodes = 1;
-    max_depth = 1;
+    tree.max_depth = 1;
     for (int k = 0; k < root.count; ++k) {
       const BinaryNode& c = bin[root.kid[k]];
       if (c.count > 0) {
-        root.child[k] = slots;
-        slots += leaf_slots(c.count);
-        ++leaves;
+        root.child[k] = tree.slots;
+        tree.slots += leaf_slots(c.count);
+        ++tree.leaves;
         continue;
       }
       node_base[k] = nodes;
-      slot_base[k] = slots;
+      slot_base[k] = tree.slots;
       root.child[k] = nodes;
       nodes += std::uint32_t(sub[k].plans.size());
-      slots += sub[k].slots;
-      leaves += sub[k].leaves;
-      max_depth = std::max(max_depth, sub[k].max_depth);
+      tree.slots += sub[k].slots;
+      tree.leaves += sub[k].leaves;
+      tree.max_depth = std::max(tree.max_depth, sub[k].max_depth);
     }
-    plans.resize(nodes);
-    plans[0] = root;
+    tree.plans.resize(nodes);
+    tree.plans[0] = root;
     tbb::parallel_for(0, root.count, [&](int k) {
       if (bin[root.kid[k]].count > 0) return;
       for (std::size_t i = 0; i < sub[k].plans.size(); ++i) {
         Plan p = sub[k].plans[i];
         for (int j = 0; j < p.count; ++j)
           p.child[j] += bin[p.kid[j]].count > 0 ? slot_base[k] : node_base[k];
-        plans[node_base[k] + i] = p;
+        tree.plans[node_base[k] + i] = p;
       }
       decltype(sub[k].plans)().swap(sub[k].plans);
     });
   }
 
-  void fill(Bvh8& out) const {
-    out.nodes.resize(plans.size());
-    out.prims.resize(slots);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, plans.size(), 256),
+  void fill(Bvh8& bvh) const {
+    bvh.nodes.resize(tree.plans.size());
+    bvh.prims.resize(tree.slots);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, tree.plans.size(), 256),
                       [&](const tbb::blocked_range<std::size_t>& range) {
       for (std::size_t i = range.begin(); i < range.end(); ++i) {
-        const Plan& p = plans[i];
-        Node8& node = out.nodes[i];
+        const Plan& p = tree.plans[i];
+        Node8& node = bvh.nodes[i];
         for (int k = 0; k < kWidth; ++k) {
           if (k >= p.count) {
             for (int a = 0; a < 3; ++a) {
@@ -715,7 +710,7 @@ struct Collapser {
           node.child[k] = p.child[k];
           node.count[k] = c.count;
           if (c.count > 0) {
-            std::uint32_t* slot = out.prims.data() + p.child[k];
+            std::uint32_t* slot = bvh.prims.data() + p.child[k];
             std::uint32_t j = 0;
             for (; j < c.count; ++j) slot[j] = ref_id(refs[c.first + j]);
             for (; j % kLeafAlign != 0; ++j) slot[j] = kInvalid;
@@ -819,8 +814,8 @@ Bvh8 build_bvh8(std::size_t n, const BoxSource& boxes, const BuildOptions& optio
     // The cached arena of that many threads (prox/bvh/threads.hpp), or the
     // caller's when it is one (MeshIndex's build calls from inside it).
     detail::run_with_threads(options.threads, run);
-    out.stats.depth = c.max_depth;
-    out.stats.leaves = c.leaves;
+    out.stats.depth = c.tree.max_depth;
+    out.stats.leaves = c.tree.leaves;
     if (spare != nullptr) *spare = b.refs.release();
   }
   out.stats.nodes = out.nodes.size();

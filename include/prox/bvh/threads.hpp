@@ -2,9 +2,10 @@
 // thread count, made on first use and kept for the process's life.
 //
 // Creating a tbb::task_arena per call costs its workers' start-up on every
-// call: a batch, a build of a small mesh (bunny, 75k triangles, builds in
-// ~14 ms at 2 threads) or a loop of short calls from Python would keep paying
-// it. Batches (prox/mesh/batch.hpp), index builds and build_bvh8 share these.
+// call, which a loop of short batches (Python, Hausdorff's rounds) kept
+// paying. Batches (prox/mesh/batch.hpp), index builds and build_bvh8 share
+// these (for builds no change in time was measured: it is one place for the
+// arena logic, not a speed-up).
 #pragma once
 
 #include <functional>
