@@ -32,6 +32,9 @@ struct EngineTable {
                        MeshRayHit<float>*, bool);
   void (*first_hits_d)(const FlatIndex<double>&, const Ray<double>*, std::size_t,
                        MeshRayHit<double>*, bool);
+  /// For tests (prox/mesh/engine_hooks.hpp, packet_set_up_check): this path's
+  /// eight-lane packet set-up against the scalar one on rays[0..8).
+  int (*packet_set_up_check)(const Ray<float>*, float);
 };
 
 /// The table of the active path (prox/mesh/isa.hpp).

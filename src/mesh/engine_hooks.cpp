@@ -26,6 +26,10 @@ thread_local std::size_t packet_rays = 0;
 
 std::size_t packet_rays_this_thread() { return packet_rays; }
 
+int packet_set_up_check(const Ray<float>* rays, float scale) {
+  return detail::engine().packet_set_up_check(rays, scale);
+}
+
 void set_scalar_leaves(bool scalar) { scalar_flag().store(scalar, std::memory_order_relaxed); }
 bool scalar_leaves() { return scalar_flag().load(std::memory_order_relaxed); }
 

@@ -8,6 +8,7 @@
 // the linker could pick for another path (a test checks the objects' symbols).
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 
 #include "engine.hpp"
@@ -64,7 +65,7 @@ PROX_FLATTEN void first_hits_entry(const FlatIndex<T>& x, const Ray<T>* rays, st
       RayPacket packet;
       while (i + 2 <= n) {
         const int m = int(std::min<std::size_t>(kPacketSize, n - i));
-        if (maybe_coherent(rays + i, m) && make_packet(rays + i, m, scale, packet)) {
+        if (packet_of(rays + i, m, scale, packet)) {
           first_hits_packet(x, packet, out + i);
           note_packet(unsigned(m));
         } else {
@@ -77,6 +78,42 @@ PROX_FLATTEN void first_hits_entry(const FlatIndex<T>& x, const Ray<T>* rays, st
 #endif
   for (; i < n; ++i) out[i] = first_hit_single(x, rays[i], simd);
 }
+/// packet_set_up_check (prox/mesh/engine_hooks.hpp): -1 without an
+/// eight-lane set-up (SSE2), else 2 when make_packet8 and make_packet build
+/// the same packet of rays[0..8) (per-ray fields byte for byte, packet-wide
+/// bounds by value: see make_packet8), 1 when both decline them, 0 when they
+/// differ.
+PROX_FLATTEN int packet_set_up_check(const Ray<float>* rays, float scale) {
+#if defined(PROX_SIMD_AVX2)
+  RayPacket a, b;
+  const bool made_a = make_packet(rays, kPacketSize, scale, a);
+  const bool made_b = make_packet8(rays, scale, b);
+  if (made_a != made_b) return 0;
+  if (!made_a) return 1;
+  auto same = [](const auto& x, const auto& y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  bool ok = a.n == b.n && a.kx == b.kx && a.ky == b.ky && a.kz == b.kz && same(a.o, b.o) &&
+            same(a.sx, b.sx) && same(a.sy, b.sy) && same(a.sz, b.sz) && same(a.t_max, b.t_max) &&
+            same(a.ray_t_min, b.ray_t_min) && same(a.ray_t_max, b.ray_t_max) &&
+            same(a.near_off, b.near_off) && same(a.far_off, b.far_off) && a.t_min == b.t_min &&
+            a.limit == b.limit;
+  for (int k = 0; k < 3; ++k)
+    ok = ok && a.on[k] == b.on[k] && a.of[k] == b.of[k] && a.inv_lo[k] == b.inv_lo[k] &&
+         a.inv_hi[k] == b.inv_hi[k];
+  // The lazily made rays are the scalar set-up's.
+  for (int i = 0; i < kPacketSize; ++i) {
+    const WatertightRay<float>& x = a.ray(i);
+    const WatertightRay<float>& y = b.ray(i);
+    ok = ok && x.kx == y.kx && x.ky == y.ky && x.kz == y.kz && same(x.sx, y.sx) &&
+         same(x.sy, y.sy) && same(x.sz, y.sz) && same(x.ray, y.ray) && x.t_exp == y.t_exp;
+  }
+  return ok ? 2 : 0;
+#else
+  (void)rays;
+  (void)scale;
+  return -1;
+#endif
+}
+
 template <class T>
 PROX_FLATTEN bool any_hit_entry(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {
   return any_hit_query(x, ray, simd);
@@ -100,7 +137,8 @@ constexpr EngineTable kTable{kIsa,
                              &any_hit_entry<float>,
                              &any_hit_entry<double>,
                              &first_hits_entry<float>,
-                             &first_hits_entry<double>};
+                             &first_hits_entry<double>,
+                             &packet_set_up_check};
 }  // namespace
 
 const EngineTable& engine_table() { return kTable; }

@@ -49,7 +49,19 @@ inline constexpr int kPacketSize = 8;
 struct RayPacket {
   int n = 0;                       ///< rays in the packet (lanes >= n unused)
   int kx = 0, ky = 0, kz = 0;      ///< shear axes, shared
+  /// Each ray's WatertightRay, for the scalar kernel and a hit's t: prepared
+  /// on first use (ray(i)), since most rays of a camera never reach a
+  /// candidate triangle; `ready` marks the lanes prepared.
   WatertightRay<float> wr[kPacketSize];
+  const Ray<float>* src = nullptr;
+  unsigned ready = 0;
+  const WatertightRay<float>& ray(int i) {
+    if (!(ready >> i & 1u)) {
+      wr[i].set(src[i]);  // in place (see WatertightRay::set)
+      ready |= 1u << i;
+    }
+    return wr[i];
+  }
   // Lanes: per ray, the normalized origin permuted to (kx, ky, kz), the shear.
   alignas(32) float o[3][kPacketSize];
   alignas(32) float sx[kPacketSize], sy[kPacketSize];
@@ -93,6 +105,8 @@ inline bool maybe_coherent(const Ray<float>* rays, int n) {
 inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p) {
   if (n < 2) return false;
   p.n = n;
+  p.src = rays;
+  p.ready = (1u << n) - 1u;
   float sx_lo = 0, sx_hi = 0, sy_lo = 0, sy_hi = 0;
   float o_lo[3] = {0, 0, 0}, o_hi[3] = {0, 0, 0};
   int neg[3] = {0, 0, 0};
@@ -162,6 +176,159 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
   }
   p.limit = *std::max_element(p.t_max, p.t_max + n);
   return true;
+}
+
+#if defined(PROX_SIMD_AVX2)
+/// make_packet for eight rays, in 8-lane AVX2 (lane i: ray i), and the same
+/// packet: every per-ray field (origins, shears, 1 / d_kz, t ranges) has the
+/// scalar set-up's bits, since each lane runs the same IEEE operations
+/// (normalize_ray's power-of-two scaling, the dominant axis with its first-max
+/// rule, the shear, RayQuery's clamped inverses); the packet-wide bounds (near
+/// / far origins, inverse intervals, t_min, limit) have its values, only the
+/// sign of a zero may differ where lanes tie, and the node test only
+/// subtracts and compares them (a zero key of either sign orders the same).
+/// Test: Packets.SimdSetUpEqualsScalar. Rays of unusual magnitude (a direction
+/// component of 2^126 or more, or a subnormal largest one), where the scalar
+/// scaling takes ldexp, go to make_packet itself. The rays' WatertightRay
+/// objects are made on first use (RayPacket::ray). Before, the set-up was
+/// about half of a primary ray's instructions (seven divisions and about 350
+/// instructions a ray).
+inline bool make_packet8(const Ray<float>* rays, float scale, RayPacket& p) {
+  static_assert(sizeof(Ray<float>) == 8 * sizeof(float) && alignof(Ray<float>) == alignof(float),
+                "Ray<float> is eight floats: origin, direction, t_min, t_max");
+  const float* f = reinterpret_cast<const float*>(rays);
+  __m256 r[8];
+  for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(f + 8 * i);
+  // 8 x 8 transpose: c[k] lane i = field k of ray i.
+  __m256 t[8], u[8], c[8];
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int h = 0; h < 8; h += 4) {
+    u[h + 0] = _mm256_shuffle_ps(t[h], t[h + 2], 0x44);
+    u[h + 1] = _mm256_shuffle_ps(t[h], t[h + 2], 0xEE);
+    u[h + 2] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0x44);
+    u[h + 3] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0xEE);
+  }
+  for (int k = 0; k < 4; ++k) {
+    c[k] = _mm256_permute2f128_ps(u[k], u[k + 4], 0x20);
+    c[k + 4] = _mm256_permute2f128_ps(u[k], u[k + 4], 0x31);
+  }
+  const __m256* o = c;      // origin x, y, z
+  const __m256* d = c + 3;  // direction x, y, z
+  const __m256 tmin = c[6], tmax = c[7];
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  auto abs8 = [&](__m256 x) { return _mm256_andnot_ps(sign, x); };
+  auto all = [](__m256 m) { return _mm256_movemask_ps(m) == 0xff; };
+  // ray_is_valid on every lane: origin within CoordinateRange, direction
+  // finite and not zero, t range not NaN and not empty (ordered compares:
+  // NaN fails each).
+  const __m256 range = _mm256_set1_ps(CoordinateRange<float>::max_abs);
+  const __m256 top = _mm256_set1_ps(std::numeric_limits<float>::max());
+  __m256 ok = _mm256_cmp_ps(tmin, tmax, _CMP_LE_OQ);
+  __m256 a[3];
+  for (int k = 0; k < 3; ++k) {
+    ok = _mm256_and_ps(ok, _mm256_cmp_ps(abs8(o[k]), range, _CMP_LE_OQ));
+    a[k] = abs8(d[k]);
+    ok = _mm256_and_ps(ok, _mm256_cmp_ps(a[k], top, _CMP_LE_OQ));
+  }
+  const __m256 m = _mm256_max_ps(a[0], _mm256_max_ps(a[1], a[2]));
+  ok = _mm256_and_ps(ok, _mm256_cmp_ps(m, _mm256_setzero_ps(), _CMP_GT_OQ));
+  if (!all(ok)) return false;  // an invalid ray: the run goes ray by ray
+  // normalize_ray: exp from m's bits, m in [2^(exp-1), 2^exp); the scalar
+  // path multiplies by 2^-exp and 2^exp (times_pow2) while both are normal
+  // floats, i.e. exp in [-126, 126]: biased exponent in [1, 252].
+  const __m256i biased = _mm256_srli_epi32(_mm256_castps_si256(m), 23);
+  if (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_or_si256(
+          _mm256_cmpgt_epi32(_mm256_set1_epi32(1), biased),
+          _mm256_cmpgt_epi32(biased, _mm256_set1_epi32(252))))) != 0)
+    return make_packet(rays, kPacketSize, scale, p);
+  // 2^-exp = 2^(126 - biased), 2^exp = 2^(biased - 126).
+  const __m256 down = _mm256_castsi256_ps(
+      _mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(253), biased), 23));
+  const __m256 up = _mm256_castsi256_ps(
+      _mm256_slli_epi32(_mm256_add_epi32(biased, _mm256_set1_epi32(1)), 23));
+  __m256 dn[3], an[3];
+  for (int k = 0; k < 3; ++k) {
+    dn[k] = _mm256_mul_ps(d[k], down);
+    an[k] = abs8(dn[k]);
+  }
+  const __m256 t_lo = _mm256_mul_ps(tmin, up);
+  const __m256 t_hi = _mm256_mul_ps(_mm256_min_ps(tmax, top), up);
+  // The dominant axis (first largest |d|, as WatertightRay::set), the same on
+  // every lane, and every direction sign the same on every lane.
+  const __m256 over0 = _mm256_cmp_ps(an[1], an[0], _CMP_GT_OQ);
+  const __m256 best = _mm256_blendv_ps(an[0], an[1], over0);
+  const int m2 = _mm256_movemask_ps(_mm256_cmp_ps(an[2], best, _CMP_GT_OQ));
+  const int m1 = _mm256_movemask_ps(over0);
+  int kz;
+  if (m2 == 0xff) kz = 2;
+  else if (m2 == 0 && m1 == 0xff) kz = 1;
+  else if (m2 == 0 && m1 == 0) kz = 0;
+  else return false;
+  int neg[3];
+  for (int k = 0; k < 3; ++k) {
+    const int s = _mm256_movemask_ps(dn[k]);
+    if (s != 0 && s != 0xff) return false;
+    neg[k] = s != 0;
+  }
+  const int next = kz == 2 ? 0 : kz + 1;
+  const int after = next == 2 ? 0 : next + 1;
+  const int kx = neg[kz] ? after : next, ky = neg[kz] ? next : after;
+  p.n = kPacketSize;
+  p.src = rays;
+  p.ready = 0;
+  p.kx = kx;
+  p.ky = ky;
+  p.kz = kz;
+  const __m256 one = _mm256_set1_ps(1.0f);
+  const __m256 sz = _mm256_div_ps(one, dn[kz]);
+  const __m256 sx = _mm256_mul_ps(dn[kx], sz), sy = _mm256_mul_ps(dn[ky], sz);
+  auto hmin = [](__m256 x) { return simd::hmin8(simd::F8{x}); };
+  auto hmax = [](__m256 x) { return simd::hmax8(simd::F8{x}); };
+  if (!(hmax(sx) - hmin(sx) <= 0.0625f && hmax(sy) - hmin(sy) <= 0.0625f)) return false;
+  for (int k = 0; k < 3; ++k) {
+    const float lo = hmin(o[k]), hi = hmax(o[k]);
+    if (!(hi - lo <= scale * 0x1p-6f)) return false;
+    // RayQuery: the inverse clamped to +-FLT_MAX (d = +-0 gives +-inf);
+    // the origin is its own float bound.
+    const __m256 iv = k == kz ? sz : _mm256_div_ps(one, dn[k]);
+    const __m256 inv = _mm256_min_ps(_mm256_max_ps(iv, _mm256_sub_ps(_mm256_setzero_ps(), top)), top);
+    p.inv_lo[k] = hmin(inv);
+    p.inv_hi[k] = hmax(inv);
+    // The near plane's t is smallest with the origin farthest along the
+    // direction, the far plane's t largest with it farthest back.
+    p.on[k] = neg[k] ? lo : hi;
+    p.of[k] = neg[k] ? hi : lo;
+    const unsigned lo_off = unsigned(offsetof(bvh::Node8, lo)) + 32u * unsigned(k);
+    const unsigned hi_off = unsigned(offsetof(bvh::Node8, hi)) + 32u * unsigned(k);
+    p.near_off[k] = neg[k] ? hi_off : lo_off;
+    p.far_off[k] = neg[k] ? lo_off : hi_off;
+  }
+  _mm256_store_ps(p.o[0], o[kx]);
+  _mm256_store_ps(p.o[1], o[ky]);
+  _mm256_store_ps(p.o[2], o[kz]);
+  _mm256_store_ps(p.sx, sx);
+  _mm256_store_ps(p.sy, sy);
+  _mm256_store_ps(p.sz, sz);
+  _mm256_store_ps(p.t_max, t_hi);
+  _mm256_store_ps(p.ray_t_min, t_lo);
+  _mm256_store_ps(p.ray_t_max, t_hi);
+  p.t_min = hmin(t_lo);
+  p.limit = hmax(t_hi);
+  return true;
+}
+#endif
+
+/// The packet of rays[0..n) (n <= 8), or false: runs of eight in AVX2 lanes
+/// (make_packet8), after a first look at two rays (random rays fail there);
+/// shorter runs, and the SSE2 path, through make_packet.
+inline bool packet_of(const Ray<float>* rays, int n, float scale, RayPacket& p) {
+#if defined(PROX_SIMD_AVX2)
+  if (n == kPacketSize) return maybe_coherent(rays, 2) && make_packet8(rays, scale, p);
+#endif
+  return maybe_coherent(rays, n) && make_packet(rays, n, scale, p);
 }
 
 /// Node test of a packet: key = the packet's entry t lower bound; a box is
@@ -234,7 +401,7 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
           decide_lanes(U, V, W, edge_bound8(shx, shy, depth), depth, PacketRays{p}, lanes, d);
           for (unsigned all = d.kernel | d.hit; all != 0; all &= all - 1) {
             const int i = std::countr_zero(all);
-            const WatertightRay<float>& wr = p.wr[i];
+            const WatertightRay<float>& wr = p.ray(i);
             const RayTriangleHit<float> h =
                 d.hit >> i & 1u ? leaf_hit(d, unsigned(i), wr)
                                 : ray_triangle_watertight(wr, pk.corner(lane, 0), pk.corner(lane, 1),

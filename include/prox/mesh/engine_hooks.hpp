@@ -9,6 +9,8 @@
 
 #include <cstddef>
 
+#include "prox/core/ray.hpp"
+
 namespace prox {
 
 /// Forces (true) or releases (false) the scalar per-triangle path in leaves.
@@ -19,5 +21,12 @@ bool scalar_leaves();
 /// Rays this thread has traced in packets (MeshIndex::first_hits on coherent
 /// runs), since the thread started: lets a test check that the packet path ran.
 std::size_t packet_rays_this_thread();
+
+/// For tests: on the active ISA path (prox/mesh/isa.hpp), whether the
+/// eight-lane packet set-up of rays[0..8) gives the scalar set-up's packet
+/// (2), both decline the rays (1), they differ (0), or the path has no
+/// eight-lane set-up (-1). `scale`: the index's extent, which bounds the
+/// origins' spread.
+int packet_set_up_check(const Ray<float>* rays, float scale);
 
 }  // namespace prox
