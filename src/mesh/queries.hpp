@@ -25,14 +25,17 @@
 namespace prox::detail {
 inline namespace PROX_ISA_NAMESPACE {
 
-/// Prefetches the first two cache lines of a leaf's packs when it is selected.
+/// Prefetches the first two cache lines of a leaf's packs, and its slot-map
+/// entry, when it is selected.
 template <class T>
 struct PrefetchPacks {
   const LeafPack<T>* packs;
+  const std::uint32_t* prims;
   PROX_FORCE_INLINE void operator()(std::uint32_t slot) const {
     const char* p = reinterpret_cast<const char*>(packs + slot / bvh::kLeafAlign);
     prefetch_l1(p);
     prefetch_l1(p + 64);
+    prefetch_l1(prims + slot);
   }
 };
 
@@ -130,7 +133,7 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
   bvh::traverse(
       x.nodes, test,
       [&](std::uint32_t b, std::uint32_t n) { return b != first_leaf && leaf(b, n); },
-      PrefetchPacks<T>{x.packs.data()});
+      PrefetchPacks<T>{x.packs.data(), x.prims.data()});
   if (!best.found()) return MeshClosestPoint<T>{};
   return best;
 }
@@ -208,7 +211,7 @@ PROX_FORCE_INLINE void trace_watertight(const FlatIndex<T>& x, const Ray<T>& ray
               else return false;
             });
       },
-      PrefetchPacks<T>{x.packs.data()});
+      PrefetchPacks<T>{x.packs.data(), x.prims.data()});
 }
 
 template <class T>

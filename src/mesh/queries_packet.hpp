@@ -415,7 +415,7 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
         p.limit = hmax8(load8(p.t_max));
         return false;
       },
-      PrefetchPacks<float>{x.packs.data()});
+      PrefetchPacks<float>{x.packs.data(), x.prims.data()});
   for (int i = 0; i < p.n; ++i) out[i] = best[i];
 }
 
