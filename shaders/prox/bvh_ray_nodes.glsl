@@ -2,8 +2,8 @@
 // child boxes, shared by the ray traversals (bvh_first_hit.glsl,
 // bvh_count_hits.glsl), as the engine's (prox/bvh/traverse.hpp): on the
 // kernel's normalized ray (ProxWatertightRay: t' = t 2^t_exp), inverse
-// directions kept finite, entry and exit widened by 2^-20 of their size, a NaN
-// slab ignored.
+// directions as bvh::slab_inverse makes them, entry and exit widened by 2^-20
+// of their size, a NaN slab ignored.
 #ifndef PROX_BVH_RAY_NODES_GLSL
 #define PROX_BVH_RAY_NODES_GLSL
 #include "flat_index.glsl"
@@ -11,8 +11,9 @@
 
 struct ProxRayBoxes {
   vec3 origin;
-  vec3 inv;   // 1 / direction, +-FLT_MAX where that is not finite
-  bvec3 neg;  // inv < 0
+  vec3 inv;   // 1 / direction (prox::bvh::slab_inverse): +-inf for d = +-0, NaN
+              // where d is not 0 but 1 / d overflows (that axis is ignored)
+  bvec3 neg;  // the sign bit of the direction
 };
 
 ProxRayBoxes prox_ray_boxes(ProxWatertightRay wr) {
@@ -20,11 +21,14 @@ ProxRayBoxes prox_ray_boxes(ProxWatertightRay wr) {
   q.origin = wr.origin;
   for (int k = 0; k < 3; ++k) {
     float d = wr.direction[k];
-    float iv = d == 0.0 ? prox_inf() : prox_div(1.0, d);
-    if (!prox_finite(iv)) iv = (floatBitsToUint(d) >> 31) != 0u ? -PROX_FLT_MAX : PROX_FLT_MAX;
+    bool negative = (floatBitsToUint(d) >> 31) != 0u;
+    // A plane the ray runs in gives (plane - o) * inf = NaN: ignored below (the
+    // ray stays in the closed slab); FLT_MAX there once gave 0, a false exit.
+    float iv = d == 0.0 ? (negative ? -prox_inf() : prox_inf()) : prox_div(1.0, d);
+    if (d != 0.0 && !prox_finite(iv)) iv = prox_nan();
     q.inv[k] = iv;
+    q.neg[k] = negative;
   }
-  q.neg = lessThan(q.inv, vec3(0.0));
   return q;
 }
 

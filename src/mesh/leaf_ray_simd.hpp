@@ -58,6 +58,20 @@ struct RayLeafSimd {
     o[1] = simd::set8(float(wr.ray.origin[ky]));
     o[2] = simd::set8(float(wr.ray.origin[kz]));
   }
+  /// From a ray's values already permuted to (kx, ky, kz) and sheared: a
+  /// packet's lane (RayPacket), whose fields are its WatertightRay's bits.
+  RayLeafSimd(int kx_, int ky_, int kz_, const float (&o_k)[3], float sx_, float sy_, float sz_,
+              float t_min_, float t_max_)
+      : kx(kx_),
+        ky(ky_),
+        kz(kz_),
+        sx(simd::set8(sx_)),
+        sy(simd::set8(sy_)),
+        sz(sz_),
+        t_min(t_min_),
+        t_max(t_max_) {
+    for (int k = 0; k < 3; ++k) o[k] = simd::set8(o_k[k]);
+  }
 };
 
 /// e of every lane: the kernel's own bound on each edge function's rounding

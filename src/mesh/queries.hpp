@@ -138,6 +138,30 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
   return best;
 }
 
+#ifdef PROX_SIMD_SSE2
+/// The SIMD watertight filter of one ray (r) over leaf [b, b + n), eight
+/// triangles (two packs) per filter call, a leaf's last pack alone (four)
+/// given twice: calls on_hit(s, d, i) for each slot s the filter decided to be
+/// a hit (lane i of d: see leaf_hit) and on_slot(s) where the scalar kernel
+/// must decide, in slot order; stops when either returns true and returns true
+/// then. The single-ray leaf and a packet's leaf traced ray by ray share it.
+template <class OnSlot, class OnHit>
+PROX_FORCE_INLINE bool ray_leaf_filter(const FlatIndex<float>& x, const RayLeafSimd& r,
+                                       std::uint32_t b, std::uint32_t n, OnSlot&& on_slot,
+                                       OnHit&& on_hit) {
+  LeafDecision d;
+  for (std::uint32_t g = b; g < b + n; g += 8) {
+    const std::uint32_t left = b + n - g;
+    ray_pack_pair_decide(r, x.pack_of(g), x.pack_of(left > 4 ? g + 4 : g), std::min(8u, left), d);
+    for (unsigned all = d.kernel | d.hit; all != 0; all &= all - 1) {
+      const unsigned i = unsigned(std::countr_zero(all));
+      if (d.hit >> i & 1u ? on_hit(g + i, d, i) : on_slot(g + i)) return true;
+    }
+  }
+  return false;
+}
+#endif
+
 /// Decides the watertight test for each slot of leaf [b, b + n): calls
 /// on_hit(s, hit) for each slot hit, in slot order, where the SIMD filter
 /// decided the hit itself (leaf_ray_simd.hpp: the kernel's normal path, the
@@ -150,22 +174,11 @@ PROX_FORCE_INLINE bool ray_leaf_decide(const FlatIndex<T>& x, [[maybe_unused]] c
                                            [[maybe_unused]] OnHit&& on_hit) {
 #ifdef PROX_SIMD_SSE2
   if constexpr (std::is_same_v<T, float>) {
-    if (simd) {
-      const RayLeafSimd& r = *static_cast<const RayLeafSimd*>(sse);
-      // Eight triangles (two packs) per filter call; a leaf's last pack alone
-      // (four) is given twice.
-      LeafDecision d;
-      for (std::uint32_t g = b; g < b + n; g += 8) {
-        const std::uint32_t left = b + n - g;
-        ray_pack_pair_decide(r, x.pack_of(g), x.pack_of(left > 4 ? g + 4 : g), std::min(8u, left),
-                             d);
-        for (unsigned all = d.kernel | d.hit; all != 0; all &= all - 1) {
-          const unsigned i = unsigned(std::countr_zero(all));
-          if (d.hit >> i & 1u ? on_hit(g + i, leaf_hit(d, i, wr)) : on_slot(g + i)) return true;
-        }
-      }
-      return false;
-    }
+    if (simd)
+      return ray_leaf_filter(x, *static_cast<const RayLeafSimd*>(sse), b, n, on_slot,
+                             [&](std::uint32_t s, const LeafDecision& d, unsigned i) {
+                               return on_hit(s, leaf_hit(d, i, wr));
+                             });
   }
 #endif
   (void)simd;

@@ -75,6 +75,20 @@ struct RayPacket {
   unsigned near_off[3], far_off[3];
   float t_min = 0.0f;              ///< smallest t_min, rounded down
   float limit = 0.0f;              ///< largest t_max
+  // Leaf test of each lane's ray (packet_leaf_lanes): per ray, RayQuery's
+  // clamped inverse of the normalized direction, permuted to (kx, ky, kz)
+  // like o; and per permuted axis, whether the near plane is the box's hi
+  // (the direction is negative: the same for every ray of a packet).
+  alignas(32) float inv[3][kPacketSize];
+  bool near_hi[3] = {false, false, false};
+#if defined(PROX_SIMD_SSE2)
+  /// Lane i's ray for the single-ray leaf filter (leaf_ray_simd.hpp): the
+  /// values RayLeafSimd(ray(i)) would take, without making ray(i).
+  RayLeafSimd lane_ray(int i) const {
+    const float o_k[3] = {o[0][i], o[1][i], o[2][i]};
+    return RayLeafSimd(kx, ky, kz, o_k, sx[i], sy[i], sz[i], ray_t_min[i], ray_t_max[i]);
+  }
+#endif
 };
 
 /// A cheap first look at rays[0..n): the same dominant axis, direction signs
@@ -115,6 +129,9 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
     p.wr[i].set(rays[i]);  // in place (see WatertightRay::set)
     const WatertightRay<float>& w = p.wr[i];
     const bvh::RayQuery q(w.ray);
+    // An axis the slab test ignores (bvh::slab_inverse: a direction component
+    // below about 2^-128 of the largest) has no packet interval: alone.
+    if (std::isnan(q.inv[0]) || std::isnan(q.inv[1]) || std::isnan(q.inv[2])) return false;
     if (i == 0) {
       p.kx = w.kx;
       p.ky = w.ky;
@@ -153,6 +170,9 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
     p.o[0][i] = w.ray.origin[w.kx];
     p.o[1][i] = w.ray.origin[w.ky];
     p.o[2][i] = w.ray.origin[w.kz];
+    p.inv[0][i] = q.inv[w.kx];
+    p.inv[1][i] = q.inv[w.ky];
+    p.inv[2][i] = q.inv[w.kz];
     p.sx[i] = w.sx;
     p.sy[i] = w.sy;
     p.t_max[i] = bvh::float_up(w.ray.t_max);
@@ -166,7 +186,10 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
     if (!(o_hi[a] - o_lo[a] <= scale * 0x1p-6f)) return false;
   // Unused lanes copy ray 0 with t_max = -inf: never a candidate that counts.
   for (int i = n; i < kPacketSize; ++i) {
-    for (int a = 0; a < 3; ++a) p.o[a][i] = p.o[a][0];
+    for (int a = 0; a < 3; ++a) {
+      p.o[a][i] = p.o[a][0];
+      p.inv[a][i] = p.inv[a][0];
+    }
     p.sx[i] = p.sx[0];
     p.sy[i] = p.sy[0];
     p.sz[i] = p.sz[0];
@@ -175,6 +198,9 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
     p.t_max[i] = -std::numeric_limits<float>::infinity();
   }
   p.limit = *std::max_element(p.t_max, p.t_max + n);
+  p.near_hi[0] = neg[p.kx] != 0;
+  p.near_hi[1] = neg[p.ky] != 0;
+  p.near_hi[2] = neg[p.kz] != 0;
   return true;
 }
 
@@ -183,7 +209,7 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
 /// packet: every per-ray field (origins, shears, 1 / d_kz, t ranges) has the
 /// scalar set-up's bits, since each lane runs the same IEEE operations
 /// (normalize_ray's power-of-two scaling, the dominant axis with its first-max
-/// rule, the shear, RayQuery's clamped inverses); the packet-wide bounds (near
+/// rule, the shear, RayQuery's inverses (bvh::slab_inverse)); the packet-wide bounds (near
 /// / far origins, inverse intervals, t_min, limit) have its values, only the
 /// sign of a zero may differ where lanes tie, and the node test only
 /// subtracts and compares them (a zero key of either sign orders the same).
@@ -291,12 +317,19 @@ inline bool make_packet8(const Ray<float>* rays, float scale, RayPacket& p) {
   for (int k = 0; k < 3; ++k) {
     const float lo = hmin(o[k]), hi = hmax(o[k]);
     if (!(hi - lo <= scale * 0x1p-6f)) return false;
-    // RayQuery: the inverse clamped to +-FLT_MAX (d = +-0 gives +-inf);
-    // the origin is its own float bound.
-    const __m256 iv = k == kz ? sz : _mm256_div_ps(one, dn[k]);
-    const __m256 inv = _mm256_min_ps(_mm256_max_ps(iv, _mm256_sub_ps(_mm256_setzero_ps(), top)), top);
+    // RayQuery: bvh::slab_inverse, 1 / d (d = +-0 gives +-inf); a lane
+    // where d is not 0 but 1 / d overflows (the slab test would ignore the
+    // axis) declines the packet, as make_packet does. The origin is its own
+    // float bound.
+    const __m256 inv = k == kz ? sz : _mm256_div_ps(one, dn[k]);
+    if (_mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(abs8(inv), top, _CMP_GT_OQ),
+                                         _mm256_cmp_ps(dn[k], _mm256_setzero_ps(), _CMP_NEQ_OQ))) != 0)
+      return false;
     p.inv_lo[k] = hmin(inv);
     p.inv_hi[k] = hmax(inv);
+    const int slot = k == kx ? 0 : k == ky ? 1 : 2;
+    _mm256_store_ps(p.inv[slot], inv);
+    p.near_hi[slot] = neg[k] != 0;
     // The near plane's t is smallest with the origin farthest along the
     // direction, the far plane's t largest with it farthest back.
     p.on[k] = neg[k] ? lo : hi;
@@ -331,6 +364,65 @@ inline bool packet_of(const Ray<float>* rays, int n, float scale, RayPacket& p) 
   return maybe_coherent(rays, n) && make_packet(rays, n, scale, p);
 }
 
+#if defined(PROX_SIMD_SSE2)
+/// The lanes (of `lanes`) whose ray may enter the box whose near and far
+/// planes (per permuted axis kx, ky, kz, as RayPacket::near_hi picks them)
+/// are near[j] and far[j], within its own t range (up to its nearest hit so
+/// far): each lane's ray with the single-ray node test's arithmetic
+/// (bvh::ray_boxes8: the planes' t from the clamped inverse, widened by 2^-20
+/// of |t|, then clamped to the ray's range). That test never culls a box
+/// holding a triangle the kernel hits (the node traversal relies on it), so a
+/// lane left out has no hit in the box. Why: the packet enters a box when any
+/// ray may (an interval test over the packet), and on a fine mesh most of its
+/// rays then pass beside a leaf.
+PROX_FORCE_INLINE unsigned packet_lanes_in_box(const RayPacket& p, const float (&near)[3],
+                                               const float (&far)[3], unsigned lanes) {
+  using namespace simd;
+  F8 tn = set8(-std::numeric_limits<float>::infinity());
+  F8 tf = set8(std::numeric_limits<float>::infinity());
+  for (int j = 0; j < 3; ++j) {
+    const F8 o = load8(p.o[j]), inv = load8(p.inv[j]);
+    tn = max8(mul8(sub8(set8(near[j]), o), inv), tn);
+    tf = min8(mul8(sub8(set8(far[j]), o), inv), tf);
+  }
+  const F8 g = set8(1.0f / 1048576.0f);
+  tn = sub8(tn, mul8(abs8(tn), g));
+  tf = add8(tf, mul8(abs8(tf), g));
+  tn = max8(load8(p.ray_t_min), tn);
+  tf = min8(load8(p.t_max), tf);
+  return le_mask8(tn, tf) & lanes;
+}
+
+/// packet_lanes_in_box for the box of leaf [b, b + n)'s corners (the corners
+/// of its packs; padding lanes repeat a triangle of the leaf).
+PROX_FORCE_INLINE unsigned packet_leaf_lanes(const FlatIndex<float>& x, const RayPacket& p,
+                                             std::uint32_t b, std::uint32_t n, unsigned lanes) {
+  const LeafPack<float>* pk = &x.pack_of(b);
+  const std::uint32_t packs = (n + bvh::kLeafAlign - 1) / bvh::kLeafAlign;
+  const int axis[3] = {p.kx, p.ky, p.kz};
+  float near[3], far[3];
+  for (int j = 0; j < 3; ++j) {
+    const int a = axis[j];
+    __m128 lo = _mm_min_ps(_mm_load_ps(pk[0].c[0][a]),
+                           _mm_min_ps(_mm_load_ps(pk[0].c[1][a]), _mm_load_ps(pk[0].c[2][a])));
+    __m128 hi = _mm_max_ps(_mm_load_ps(pk[0].c[0][a]),
+                           _mm_max_ps(_mm_load_ps(pk[0].c[1][a]), _mm_load_ps(pk[0].c[2][a])));
+    for (std::uint32_t q = 1; q < packs; ++q)
+      for (int k = 0; k < 3; ++k) {
+        lo = _mm_min_ps(lo, _mm_load_ps(pk[q].c[k][a]));
+        hi = _mm_max_ps(hi, _mm_load_ps(pk[q].c[k][a]));
+      }
+    lo = _mm_min_ps(lo, _mm_shuffle_ps(lo, lo, _MM_SHUFFLE(1, 0, 3, 2)));
+    lo = _mm_min_ps(lo, _mm_shuffle_ps(lo, lo, _MM_SHUFFLE(2, 3, 0, 1)));
+    hi = _mm_max_ps(hi, _mm_shuffle_ps(hi, hi, _MM_SHUFFLE(1, 0, 3, 2)));
+    hi = _mm_max_ps(hi, _mm_shuffle_ps(hi, hi, _MM_SHUFFLE(2, 3, 0, 1)));
+    near[j] = _mm_cvtss_f32(p.near_hi[j] ? hi : lo);
+    far[j] = _mm_cvtss_f32(p.near_hi[j] ? lo : hi);
+  }
+  return packet_lanes_in_box(p, near, far, lanes);
+}
+#endif
+
 /// Node test of a packet: key = the packet's entry t lower bound; a box is
 /// entered when some ray of the packet may enter it (see the file comment).
 struct PacketTest {
@@ -362,6 +454,7 @@ struct PacketTest {
   }
 };
 
+#if defined(PROX_SIMD_SSE2)
 /// First hits of a packet's rays into out[0..p.n).
 PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p,
                                          MeshRayHit<float>* out) {
@@ -377,9 +470,43 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
   };
   const unsigned lanes = (1u << p.n) - 1u;
   PacketTest test{p};
+  // Ray i's hit h on slot s, if nearer than its best (offer_hit's rule).
+  auto take = [&](int i, std::uint32_t s, const RayTriangleHit<float>& h,
+                  const WatertightRay<float>& wr) {
+    if (h.hit && offer_hit(best[i], h, x.prims[s])) {
+      const float t = bvh::float_up(wr.scaled_t(h.t));
+      if (t < p.t_max[i]) p.t_max[i] = t;
+    }
+  };
   bvh::traverse(
       x.nodes, test,
       [&](std::uint32_t b, std::uint32_t n) {
+        const unsigned active = packet_leaf_lanes(x, p, b, n, lanes);
+        if (active == 0) return false;
+        // Ray by ray (the single-ray filter: one ray, eight triangles a call)
+        // when that takes fewer eight-lane tests than triangle by triangle
+        // (one triangle, the packet's eight rays a call).
+        if (unsigned(std::popcount(active)) * ((n + 7) / 8) < n) {
+          for (unsigned m = active; m != 0; m &= m - 1) {
+            const int i = std::countr_zero(m);
+            ray_leaf_filter(
+                x, p.lane_ray(i), b, n,
+                [&](std::uint32_t s) {
+                  const WatertightRay<float>& wr = p.ray(i);
+                  take(i, s, ray_triangle_watertight(wr, x.corner(s, 0), x.corner(s, 1),
+                                                     x.corner(s, 2)),
+                       wr);
+                  return false;
+                },
+                [&](std::uint32_t s, const LeafDecision& d, unsigned k) {
+                  const WatertightRay<float>& wr = p.ray(i);
+                  take(i, s, leaf_hit(d, k, wr), wr);
+                  return false;
+                });
+          }
+          p.limit = hmax8(load8(p.t_max));
+          return false;
+        }
         for (std::uint32_t s = b; s < b + n; ++s) {
           const LeafPack<float>& pk = x.pack_of(s);
           const unsigned lane = FlatIndex<float>::lane_of(s);
@@ -398,18 +525,15 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
           // Plain hits and misses decided in SIMD, the rest by the kernel
           // (leaf_ray_simd.hpp: the same bits either way).
           LeafDecision d;
-          decide_lanes(U, V, W, edge_bound8(shx, shy, depth), depth, PacketRays{p}, lanes, d);
+          decide_lanes(U, V, W, edge_bound8(shx, shy, depth), depth, PacketRays{p}, active, d);
           for (unsigned all = d.kernel | d.hit; all != 0; all &= all - 1) {
             const int i = std::countr_zero(all);
             const WatertightRay<float>& wr = p.ray(i);
-            const RayTriangleHit<float> h =
-                d.hit >> i & 1u ? leaf_hit(d, unsigned(i), wr)
-                                : ray_triangle_watertight(wr, pk.corner(lane, 0), pk.corner(lane, 1),
-                                                          pk.corner(lane, 2));
-            if (h.hit && offer_hit(best[i], h, x.prims[s])) {
-              const float t = bvh::float_up(wr.scaled_t(h.t));
-              if (t < p.t_max[i]) p.t_max[i] = t;
-            }
+            take(i, s,
+                 d.hit >> i & 1u ? leaf_hit(d, unsigned(i), wr)
+                                 : ray_triangle_watertight(wr, pk.corner(lane, 0),
+                                                           pk.corner(lane, 1), pk.corner(lane, 2)),
+                 wr);
           }
         }
         p.limit = hmax8(load8(p.t_max));
@@ -418,6 +542,7 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
       PrefetchPacks<float>{x.packs.data(), x.prims.data()});
   for (int i = 0; i < p.n; ++i) out[i] = best[i];
 }
+#endif  // PROX_SIMD_SSE2
 
 }  // namespace PROX_ISA_NAMESPACE
 }  // namespace prox::detail

@@ -181,6 +181,42 @@ TEST(GpuMesh, ProceduralAndDegenerateTriangles) {
   check_rays(*ctx, torus, query_rays(torus.mesh(), n, 6), "torus");
 }
 
+// Rays with zero direction components whose origins sit exactly on vertex
+// coordinates of a fine grid run exactly in the planes of node boxes: the
+// node test must not take such a plane for the ray's exit (bvh_ray_nodes.glsl
+// once clamped 1 / 0 to FLT_MAX, so (plane - o) * FLT_MAX = 0 did; the
+// CPU's slab test did the same, and both now use bvh::slab_inverse).
+TEST(GpuMesh, AxisAlignedRaysAlongBoxPlanes) {
+  gpu::Context* ctx = nullptr;
+  gpu_or_skip(ctx);
+  if (!ctx) return;
+  const int cells = 64;
+  const float h = 1.0f / 64.0f;
+  std::vector<Vec3<float>> v;
+  for (int j = 0; j <= cells; ++j)
+    for (int i = 0; i <= cells; ++i)
+      v.push_back(Vec3<float>{float(i) * h, float(j) * h, float((i * 7 + j * 3) % 5) * 0.25f * h});
+  std::vector<TriangleMesh<float>::Triangle> t;
+  auto id = [&](int i, int j) { return std::uint32_t(j * (cells + 1) + i); };
+  for (int j = 0; j < cells; ++j)
+    for (int i = 0; i < cells; ++i) {
+      t.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      t.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
+  const MeshIndex<float> grid(TriangleMesh<float>(std::move(v), std::move(t)));
+  std::vector<Ray<float>> rays;
+  const Vec3<float> dirs[] = {{0.0f, 0.0f, -1.0f}, {-0.0f, -0.0f, -1.0f}, {0.0f, 0x1p-140f, -1.0f}};
+  for (const Vec3<float>& d : dirs)
+    for (int j = 0; j <= 2 * cells; j += 3)
+      for (int i = 0; i <= 2 * cells; ++i) {
+        Ray<float> r;
+        r.origin = Vec3<float>{float(i) * 0.5f * h, float(j) * 0.5f * h, 2.0f};
+        r.direction = d;
+        rays.push_back(r);
+      }
+  check_rays(*ctx, grid, rays, "grid, axis-aligned rays");
+}
+
 // Issue 9's range on the GPU: meshes scaled by 2^k (float range: extent
 // >= 2^-50, |coordinate| <= 2^62), so closest point takes the kernel's
 // rescaled double path (edges below 2^-16 or above 2^16) and rays its

@@ -199,6 +199,107 @@ TEST(Packets, RaysExactlyThroughVerticesAndEdges) {
   }
 }
 
+/// A fine, bumpy grid over [0, 1.5]^2 (cells 1/64, both diagonals), whose
+/// leaf boxes are a few cells wide and whose vertex coordinates are binary
+/// fractions.
+TriangleMesh<float> fine_grid(int cells, float h) {
+  std::vector<Vec3f> v;
+  for (int j = 0; j <= cells; ++j)
+    for (int i = 0; i <= cells; ++i)
+      v.push_back(Vec3f{float(i) * h, float(j) * h, float((i * 7 + j * 3) % 5) * 0.25f * h});
+  std::vector<TriangleMesh<float>::Triangle> t;
+  auto id = [&](int i, int j) { return std::uint32_t(j * (cells + 1) + i); };
+  for (int j = 0; j < cells; ++j)
+    for (int i = 0; i < cells; ++i) {
+      if ((i + j) % 2 == 0) {
+        t.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+        t.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+      } else {
+        t.push_back({id(i, j), id(i + 1, j), id(i, j + 1)});
+        t.push_back({id(i + 1, j), id(i + 1, j + 1), id(i, j + 1)});
+      }
+    }
+  return TriangleMesh<float>(std::move(v), std::move(t));
+}
+
+// Rays whose direction has zero components, with origins exactly on vertex
+// coordinates: they run exactly in the planes of leaf and node boxes, through
+// vertices and along edges. The slab test must not cull a box the ray runs
+// along (bvh::slab_inverse: it once clamped 1 / 0 to FLT_MAX, so 0 * FLT_MAX
+// = 0 became the ray's exit from a box whose far plane it ran in, and the
+// triangles on that side were lost: 230 of 1,920 checked rays here returned a
+// triangle of higher id at the same t, or a farther one). Origins 1/8 of a
+// cell apart form packets (a packet's lanes are then culled leaf by leaf);
+// 1 and 3 cells apart, single rays.
+TEST(Packets, AxisAlignedRaysAlongBoxPlanesOfAFineGrid) {
+  const int cells = 96;
+  const float h = 1.0f / 64.0f;
+  const TriangleMesh<float> mesh = fine_grid(cells, h);
+  const MeshIndex<float> index(mesh);
+  const BruteForce<float> brute(mesh);
+  const Vec3f dirs[] = {{0.0f, 0.0f, -1.0f},      {-0.0f, 0.0f, -1.0f},
+                        {0.0f, -0.0f, -1.0f},     {-0.0f, -0.0f, -1.0f},
+                        {0x1p-20f, 0.0f, -1.0f},  {0.0f, -0x1p-20f, -1.0f},
+                        {0x1p-140f, 0.0f, -1.0f}, {0.0f, 0x1p-149f, -1.0f}};
+  for (const Vec3f& d : dirs) {
+    for (const int eighths : {1, 8, 24}) {
+      std::vector<Ray<float>> rays;
+      // Rows half a cell apart over a third of the grid (two rows in three
+      // fall on vertex rows or between them; the x range is the whole grid
+      // for the wider spacings, a quarter of it for 1/8).
+      for (int row = 0; row <= 2 * cells / 3; ++row) {
+        for (int i = 0; i * eighths <= (eighths == 1 ? 2 : 8) * cells; ++i) {
+          Ray<float> r;
+          r.origin = Vec3f{float(i * eighths) * (h / 8.0f), float(row) * 0.5f * h, 2.0f};
+          r.direction = d;
+          rays.push_back(r);
+        }
+      }
+      const double share = check_rays(
+          index, brute, rays,
+          "grid, direction (" + std::to_string(d[0]) + ", " + std::to_string(d[1]) +
+              "), origins " + std::to_string(eighths) + "/8 cell apart");
+      // Tiny nonzero components whose inverse overflows float trace alone.
+      if (eighths == 1 && std::fabs(d[0]) + std::fabs(d[1]) >= 0x1p-20f) EXPECT_GT(share, 0.9);
+      if (eighths == 1 && d[0] == 0.0f && d[1] == 0.0f) EXPECT_GT(share, 0.9);
+    }
+  }
+}
+
+// A packet enters a leaf only for the lanes whose own ray may enter the box of
+// the leaf's corners, and traces a leaf ray by ray when few lanes remain
+// (queries_packet.hpp: packet_lanes_in_box). A camera above the fine grid
+// aims every ray exactly at a vertex (eight neighbouring rays span eight
+// cells, more than a leaf, so most lanes are culled at most leaves) and, in a
+// second pass, at edge midpoints; every ray's answer must be first_hit's and
+// the brute force's.
+TEST(Packets, LanesCulledAtTheLeavesOfAFineGrid) {
+  const int cells = 96;
+  const float h = 1.0f / 64.0f;
+  const TriangleMesh<float> mesh = fine_grid(cells, h);
+  const MeshIndex<float> index(mesh);
+  const BruteForce<float> brute(mesh);
+  for (const Vec3f& eye : {Vec3f{0.75f, 0.75f, 4.0f}, Vec3f{0.1f, 1.3f, 3.0f}}) {
+    for (const bool midpoints : {false, true}) {
+      std::vector<Ray<float>> rays;
+      for (int j = 0; j <= cells; ++j)
+        for (int i = 0; i < cells; ++i) {
+          const Vec3f a = mesh.vertices()[std::size_t(j * (cells + 1) + i)];
+          const Vec3f b = mesh.vertices()[std::size_t(j * (cells + 1) + i + 1)];
+          Ray<float> r;
+          r.origin = eye;
+          r.direction = (midpoints ? (a + b) * 0.5f : a) - eye;
+          rays.push_back(r);
+        }
+      const double share = check_rays(index, brute, rays,
+                                       std::string(midpoints ? "edge midpoints" : "vertices") +
+                                           " from (" + std::to_string(eye[0]) + ", " +
+                                           std::to_string(eye[1]) + ")");
+      EXPECT_GT(share, 0.8);
+    }
+  }
+}
+
 TEST(Packets, TRangesAndInvalidRaysInsideCoherentRuns) {
   const TriangleMesh<float> mesh = test::to_float(test::cgal_mesh("bunny00.off"));
   const MeshIndex<float> index(mesh);

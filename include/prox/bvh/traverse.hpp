@@ -116,9 +116,29 @@ struct NearestTest {
   }
 };
 
-/// A ray prepared for slab tests: origin interval, finite inverse direction,
-/// and per axis the byte offsets of the near / far bound rows of a Node8 (the
-/// ray's octant), broadcast to lanes once per ray.
+/// The inverse of a direction component for the slab tests: 1 / d rounded
+/// to float; +-inf for d = +-0, so that a plane the ray runs in (plane - o =
+/// 0) gives 0 * inf = NaN, which max8 / min8 ignore (the ray stays inside the
+/// closed slab for every t), and any other plane +-inf (never reached, or
+/// always passed); NaN where d is not 0 but 1 / d overflows float (|d| below
+/// about 2^-128 of the ray's largest component after normalization): that
+/// axis is then ignored, which keeps the test conservative (the true t,
+/// (plane - o) / d, has no float bound of fixed relative error there).
+/// Before, the inverse was clamped to +-FLT_MAX, so a ray with d = 0 running
+/// exactly in a box's far plane got 0 * FLT_MAX = 0 as its exit and missed
+/// every box it ran along (an axis-aligned ray through a row of vertices
+/// lost the triangles on one side).
+template <class T>
+inline float slab_inverse(T d) {
+  const float iv = static_cast<float>(T(1) / d);
+  if (d != T(0) && !(std::fabs(iv) <= std::numeric_limits<float>::max()))
+    return std::numeric_limits<float>::quiet_NaN();
+  return iv;
+}
+
+/// A ray prepared for slab tests: origin interval, inverse direction
+/// (slab_inverse), and per axis the byte offsets of the near / far bound rows
+/// of a Node8 (the ray's octant), broadcast to lanes once per ray.
 struct RayQuery {
   float o_near[3], o_far[3];  ///< origin bound used for the near / far plane
   float inv[3];
@@ -129,11 +149,8 @@ struct RayQuery {
   explicit RayQuery(const Ray<T>& r) {
     for (int k = 0; k < 3; ++k) {
       const T d = r.direction[k];
-      float iv = static_cast<float>(T(1) / d);
-      if (!(std::fabs(iv) <= std::numeric_limits<float>::max()))
-        iv = std::copysign(std::numeric_limits<float>::max(), iv);
-      inv[k] = iv;
-      neg[k] = std::signbit(iv) ? 1 : 0;
+      inv[k] = slab_inverse(d);
+      neg[k] = std::signbit(d) ? 1 : 0;
       const float olo = float_down(r.origin[k]), ohi = float_up(r.origin[k]);
       o_near[k] = neg[k] ? olo : ohi;
       o_far[k] = neg[k] ? ohi : olo;
@@ -159,8 +176,9 @@ PROX_FORCE_INLINE unsigned ray_boxes8(const Node8& n, const RayQuery& q, const F
   for (int a = 0; a < 3; ++a) {
     const F8 nb = load8(reinterpret_cast<const float*>(base + q.near_off[a]));
     const F8 fb = load8(reinterpret_cast<const float*>(base + q.far_off[a]));
-    // max/min return the second operand when one is NaN: a NaN slab (only
-    // from absurd inputs, |direction| > FLT_MAX) is ignored: conservative.
+    // max/min return the second operand when one is NaN: a NaN slab (the
+    // ray runs in that plane, d = 0, or slab_inverse gave NaN) is ignored:
+    // conservative.
     tn = max8(mul8(sub8(nb, q.v_near[a]), q.v_inv[a]), tn);
     tf = min8(mul8(sub8(fb, q.v_far[a]), q.v_inv[a]), tf);
   }
