@@ -96,7 +96,7 @@ PROX_FLATTEN int packet_set_up_check(const Ray<float>* rays, float scale) {
             same(a.sx, b.sx) && same(a.sy, b.sy) && same(a.sz, b.sz) && same(a.t_max, b.t_max) &&
             same(a.ray_t_min, b.ray_t_min) && same(a.ray_t_max, b.ray_t_max) &&
             same(a.near_off, b.near_off) && same(a.far_off, b.far_off) && a.t_min == b.t_min &&
-            a.limit == b.limit && same(a.inv, b.inv) && same(a.near_hi, b.near_hi);
+            a.limit == b.limit && same(a.inv, b.inv);
   for (int k = 0; k < 3; ++k)
     ok = ok && a.on[k] == b.on[k] && a.of[k] == b.of[k] && a.inv_lo[k] == b.inv_lo[k] &&
          a.inv_hi[k] == b.inv_hi[k];

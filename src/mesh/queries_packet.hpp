@@ -75,12 +75,10 @@ struct RayPacket {
   unsigned near_off[3], far_off[3];
   float t_min = 0.0f;              ///< smallest t_min, rounded down
   float limit = 0.0f;              ///< largest t_max
-  // Leaf test of each lane's ray (packet_leaf_lanes): per ray, RayQuery's
-  // clamped inverse of the normalized direction, permuted to (kx, ky, kz)
-  // like o; and per permuted axis, whether the near plane is the box's hi
-  // (the direction is negative: the same for every ray of a packet).
+  // Leaf children's test of each lane's ray (packet_lanes_in_box): per ray,
+  // RayQuery's inverse of the normalized direction (bvh::slab_inverse),
+  // permuted to (kx, ky, kz) like o.
   alignas(32) float inv[3][kPacketSize];
-  bool near_hi[3] = {false, false, false};
 #if defined(PROX_SIMD_SSE2)
   /// Lane i's ray for the single-ray leaf filter (leaf_ray_simd.hpp): the
   /// values RayLeafSimd(ray(i)) would take, without making ray(i).
@@ -198,9 +196,6 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
     p.t_max[i] = -std::numeric_limits<float>::infinity();
   }
   p.limit = *std::max_element(p.t_max, p.t_max + n);
-  p.near_hi[0] = neg[p.kx] != 0;
-  p.near_hi[1] = neg[p.ky] != 0;
-  p.near_hi[2] = neg[p.kz] != 0;
   return true;
 }
 
@@ -329,7 +324,6 @@ inline bool make_packet8(const Ray<float>* rays, float scale, RayPacket& p) {
     p.inv_hi[k] = hmax(inv);
     const int slot = k == kx ? 0 : k == ky ? 1 : 2;
     _mm256_store_ps(p.inv[slot], inv);
-    p.near_hi[slot] = neg[k] != 0;
     // The near plane's t is smallest with the origin farthest along the
     // direction, the far plane's t largest with it farthest back.
     p.on[k] = neg[k] ? lo : hi;
@@ -366,15 +360,15 @@ inline bool packet_of(const Ray<float>* rays, int n, float scale, RayPacket& p) 
 
 #if defined(PROX_SIMD_SSE2)
 /// The lanes (of `lanes`) whose ray may enter the box whose near and far
-/// planes (per permuted axis kx, ky, kz, as RayPacket::near_hi picks them)
-/// are near[j] and far[j], within its own t range (up to its nearest hit so
-/// far): each lane's ray with the single-ray node test's arithmetic
-/// (bvh::ray_boxes8: the planes' t from the clamped inverse, widened by 2^-20
-/// of |t|, then clamped to the ray's range). That test never culls a box
-/// holding a triangle the kernel hits (the node traversal relies on it), so a
-/// lane left out has no hit in the box. Why: the packet enters a box when any
-/// ray may (an interval test over the packet), and on a fine mesh most of its
-/// rays then pass beside a leaf.
+/// planes (per permuted axis kx, ky, kz, picked by the packet's shared
+/// direction signs, as near_off / far_off pick them) are near[j] and far[j],
+/// within its own t range (up to its nearest hit so far): each lane's ray with
+/// the single-ray node test's arithmetic (bvh::ray_boxes8: the planes' t from
+/// the inverse, widened by 2^-20 of |t|, then clamped to the ray's range).
+/// That test never culls a box holding a triangle the kernel hits (the node
+/// traversal relies on it), so a lane left out has no hit in the box. Why:
+/// the packet enters a box when any ray may (an interval test over the
+/// packet), and on a fine mesh most of its rays then pass beside a leaf.
 PROX_FORCE_INLINE unsigned packet_lanes_in_box(const RayPacket& p, const float (&near)[3],
                                                const float (&far)[3], unsigned lanes) {
   using namespace simd;
@@ -385,42 +379,9 @@ PROX_FORCE_INLINE unsigned packet_lanes_in_box(const RayPacket& p, const float (
     tn = max8(mul8(sub8(set8(near[j]), o), inv), tn);
     tf = min8(mul8(sub8(set8(far[j]), o), inv), tf);
   }
-  const F8 g = set8(1.0f / 1048576.0f);
-  tn = sub8(tn, mul8(abs8(tn), g));
-  tf = add8(tf, mul8(abs8(tf), g));
-  tn = max8(load8(p.ray_t_min), tn);
-  tf = min8(load8(p.t_max), tf);
-  return le_mask8(tn, tf) & lanes;
+  return bvh::slab_enter8(tn, tf, load8(p.ray_t_min), load8(p.t_max)) & lanes;
 }
 
-/// packet_lanes_in_box for the box of leaf [b, b + n)'s corners (the corners
-/// of its packs; padding lanes repeat a triangle of the leaf).
-PROX_FORCE_INLINE unsigned packet_leaf_lanes(const FlatIndex<float>& x, const RayPacket& p,
-                                             std::uint32_t b, std::uint32_t n, unsigned lanes) {
-  const LeafPack<float>* pk = &x.pack_of(b);
-  const std::uint32_t packs = (n + bvh::kLeafAlign - 1) / bvh::kLeafAlign;
-  const int axis[3] = {p.kx, p.ky, p.kz};
-  float near[3], far[3];
-  for (int j = 0; j < 3; ++j) {
-    const int a = axis[j];
-    __m128 lo = _mm_min_ps(_mm_load_ps(pk[0].c[0][a]),
-                           _mm_min_ps(_mm_load_ps(pk[0].c[1][a]), _mm_load_ps(pk[0].c[2][a])));
-    __m128 hi = _mm_max_ps(_mm_load_ps(pk[0].c[0][a]),
-                           _mm_max_ps(_mm_load_ps(pk[0].c[1][a]), _mm_load_ps(pk[0].c[2][a])));
-    for (std::uint32_t q = 1; q < packs; ++q)
-      for (int k = 0; k < 3; ++k) {
-        lo = _mm_min_ps(lo, _mm_load_ps(pk[q].c[k][a]));
-        hi = _mm_max_ps(hi, _mm_load_ps(pk[q].c[k][a]));
-      }
-    lo = _mm_min_ps(lo, _mm_shuffle_ps(lo, lo, _MM_SHUFFLE(1, 0, 3, 2)));
-    lo = _mm_min_ps(lo, _mm_shuffle_ps(lo, lo, _MM_SHUFFLE(2, 3, 0, 1)));
-    hi = _mm_max_ps(hi, _mm_shuffle_ps(hi, hi, _MM_SHUFFLE(1, 0, 3, 2)));
-    hi = _mm_max_ps(hi, _mm_shuffle_ps(hi, hi, _MM_SHUFFLE(2, 3, 0, 1)));
-    near[j] = _mm_cvtss_f32(p.near_hi[j] ? hi : lo);
-    far[j] = _mm_cvtss_f32(p.near_hi[j] ? lo : hi);
-  }
-  return packet_lanes_in_box(p, near, far, lanes);
-}
 #endif
 
 /// Node test of a packet: key = the packet's entry t lower bound; a box is
@@ -444,14 +405,36 @@ struct PacketTest {
       tn = max8(min8(mul8(dn, il), mul8(dn, ih)), tn);
       tf = min8(max8(mul8(df, il), mul8(df, ih)), tf);
     }
-    const F8 g = set8(1.0f / 1048576.0f);
-    tn = sub8(tn, mul8(abs8(tn), g));
-    tf = add8(tf, mul8(abs8(tf), g));
-    tn = max8(set8(p.t_min), tn);
-    tf = min8(set8(p.limit), tf);
-    store8(key, tn);
-    return le_mask8(tn, tf);
+    unsigned mask = bvh::slab_enter8(tn, tf, set8(p.t_min), set8(p.limit), key);
+#if defined(PROX_SIMD_SSE2)
+    // A leaf child: which lanes' rays may enter its box (packet_lanes_in_box,
+    // from the node's box, which holds the leaf's triangles); none, and the
+    // leaf is not entered; else the lanes ride to the leaf in its stack
+    // entry's count (count_tag, bits 8 and up).
+    const int axis[3] = {p.kx, p.ky, p.kz};
+    const unsigned lanes = (1u << p.n) - 1u;
+    for (unsigned m = mask; m != 0; m &= m - 1) {
+      const int c = std::countr_zero(m);
+      tags[c] = 0;
+      if (node.count[c] == 0) continue;
+      float near[3], far[3];
+      for (int j = 0; j < 3; ++j) {
+        near[j] = reinterpret_cast<const float*>(base + p.near_off[axis[j]])[c];
+        far[j] = reinterpret_cast<const float*>(base + p.far_off[axis[j]])[c];
+      }
+      const unsigned active = packet_lanes_in_box(p, near, far, lanes);
+      if (active == 0) mask &= ~(1u << c);
+      tags[c] = active << kLaneShift;
+    }
+#endif
+    return mask;
   }
+#if defined(PROX_SIMD_SSE2)
+  static constexpr int kLaneShift = 8;
+  static_assert(bvh::kMaxLeafSize < (1u << kLaneShift), "a leaf's count must fit below the lanes");
+  std::uint32_t tags[8] = {};
+  std::uint32_t count_tag(int c) const { return tags[c]; }
+#endif
 };
 
 #if defined(PROX_SIMD_SSE2)
@@ -468,7 +451,6 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
     F8 t_min() const { return load8(p.ray_t_min); }
     F8 t_max() const { return load8(p.ray_t_max); }
   };
-  const unsigned lanes = (1u << p.n) - 1u;
   PacketTest test{p};
   // Ray i's hit h on slot s, if nearer than its best (offer_hit's rule).
   auto take = [&](int i, std::uint32_t s, const RayTriangleHit<float>& h,
@@ -480,9 +462,11 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
   };
   bvh::traverse(
       x.nodes, test,
-      [&](std::uint32_t b, std::uint32_t n) {
-        const unsigned active = packet_leaf_lanes(x, p, b, n, lanes);
-        if (active == 0) return false;
+      [&](std::uint32_t b, std::uint32_t count) {
+        // The lanes whose rays may enter the leaf's box, found at its parent
+        // (PacketTest::children; never empty).
+        const std::uint32_t n = count & ((1u << PacketTest::kLaneShift) - 1u);
+        const unsigned active = count >> PacketTest::kLaneShift;
         // Ray by ray (the single-ray filter: one ray, eight triangles a call)
         // when that takes fewer eight-lane tests than triangle by triangle
         // (one triangle, the packet's eight rays a call).

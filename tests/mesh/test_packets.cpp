@@ -199,10 +199,14 @@ TEST(Packets, RaysExactlyThroughVerticesAndEdges) {
   }
 }
 
-/// A fine, bumpy grid over [0, 1.5]^2 (cells 1/64, both diagonals), whose
-/// leaf boxes are a few cells wide and whose vertex coordinates are binary
-/// fractions.
-TriangleMesh<float> fine_grid(int cells, float h) {
+/// A fine, bumpy grid over [0, 1.5]^2 (kGridCells cells of kGridCell a side,
+/// both diagonals), whose leaf boxes are a few cells wide and whose vertex
+/// coordinates are binary fractions.
+constexpr int kGridCells = 96;
+constexpr float kGridCell = 1.0f / 64.0f;
+TriangleMesh<float> fine_grid() {
+  const int cells = kGridCells;
+  const float h = kGridCell;
   std::vector<Vec3f> v;
   for (int j = 0; j <= cells; ++j)
     for (int i = 0; i <= cells; ++i)
@@ -230,13 +234,19 @@ TriangleMesh<float> fine_grid(int cells, float h) {
 // triangles on that side were lost: 230 of 1,920 checked rays here returned a
 // triangle of higher id at the same t, or a farther one). Origins 1/8 of a
 // cell apart form packets (a packet's lanes are then culled leaf by leaf);
-// 1 and 3 cells apart, single rays.
+// 1 and 3 cells apart, single rays. any_hit, all_hits and count_hits, and the
+// double index, on a subsample.
 TEST(Packets, AxisAlignedRaysAlongBoxPlanesOfAFineGrid) {
-  const int cells = 96;
-  const float h = 1.0f / 64.0f;
-  const TriangleMesh<float> mesh = fine_grid(cells, h);
+  const int cells = kGridCells;
+  const float h = kGridCell;
+  const TriangleMesh<float> mesh = fine_grid();
   const MeshIndex<float> index(mesh);
   const BruteForce<float> brute(mesh);
+  std::vector<Vec3<double>> vd;
+  for (const Vec3f& p : mesh.vertices()) vd.push_back(Vec3<double>{p[0], p[1], p[2]});
+  const TriangleMesh<double> mesh_d(vd, mesh.triangles());
+  const MeshIndex<double> index_d(mesh_d);
+  const BruteForce<double> brute_d(mesh_d);
   const Vec3f dirs[] = {{0.0f, 0.0f, -1.0f},      {-0.0f, 0.0f, -1.0f},
                         {0.0f, -0.0f, -1.0f},     {-0.0f, -0.0f, -1.0f},
                         {0x1p-20f, 0.0f, -1.0f},  {0.0f, -0x1p-20f, -1.0f},
@@ -262,6 +272,28 @@ TEST(Packets, AxisAlignedRaysAlongBoxPlanesOfAFineGrid) {
       // Tiny nonzero components whose inverse overflows float trace alone.
       if (eighths == 1 && std::fabs(d[0]) + std::fabs(d[1]) >= 0x1p-20f) EXPECT_GT(share, 0.9);
       if (eighths == 1 && d[0] == 0.0f && d[1] == 0.0f) EXPECT_GT(share, 0.9);
+      // The other ray queries share the slab test: any hit, every crossing
+      // (the exactly-once rule on edges and vertices), in float and in double
+      // (the CLI's index), against the brute force.
+      std::size_t bad = 0;
+      const std::size_t step = rays.size() / 60 + 1;  // about 60 rays: the brute force is slow
+      for (std::size_t k = 0; k < rays.size(); k += step) {
+        const Ray<float>& r = rays[k];
+        Ray<double> rd;
+        rd.origin = Vec3<double>{r.origin[0], r.origin[1], r.origin[2]};
+        rd.direction = Vec3<double>{r.direction[0], r.direction[1], r.direction[2]};
+        const auto hits = index.all_hits(r), want = brute.all_hits(r);
+        bool same = index.any_hit(r) == brute.any_hit(r) &&
+                    index.count_hits(r) == brute.count_hits(r) && hits.size() == want.size() &&
+                    index_d.count_hits(rd) == brute_d.count_hits(rd) &&
+                    index_d.first_hit(rd).triangle == brute_d.first_hit(rd).triangle;
+        for (std::size_t h = 0; same && h < hits.size(); ++h)
+          same = hits[h].triangle == want[h].triangle && hits[h].t == want[h].t;
+        if (!same && bad++ < 3)
+          ADD_FAILURE() << "ray " << k << " from (" << r.origin[0] << ", " << r.origin[1]
+                        << "): crossings " << hits.size() << " vs " << want.size();
+      }
+      EXPECT_EQ(bad, 0u);
     }
   }
 }
@@ -274,9 +306,8 @@ TEST(Packets, AxisAlignedRaysAlongBoxPlanesOfAFineGrid) {
 // second pass, at edge midpoints; every ray's answer must be first_hit's and
 // the brute force's.
 TEST(Packets, LanesCulledAtTheLeavesOfAFineGrid) {
-  const int cells = 96;
-  const float h = 1.0f / 64.0f;
-  const TriangleMesh<float> mesh = fine_grid(cells, h);
+  const int cells = kGridCells;
+  const TriangleMesh<float> mesh = fine_grid();
   const MeshIndex<float> index(mesh);
   const BruteForce<float> brute(mesh);
   for (const Vec3f& eye : {Vec3f{0.75f, 0.75f, 4.0f}, Vec3f{0.1f, 1.3f, 3.0f}}) {

@@ -165,6 +165,26 @@ struct RayQuery {
   }
 };
 
+/// The last step of a slab test: entry tn and exit tf (max / min over the
+/// axes) widened by 2^-20 of their size, then clamped to [t_min, t_max]; the
+/// mask of lanes entered (tn <= tf), the entry stored as key (if given). x -> x -+ |x| g
+/// is monotone, so widening once commutes with the max / min over the axes.
+/// A box missed along an axis the ray does not move on gives tn = +inf or tf
+/// = -inf, widened to NaN; with NaN second, max / min keep the NaN and the
+/// compare culls the box. One body for a ray against eight boxes (ray_boxes8)
+/// and eight rays against one box (a packet's leaves).
+PROX_FORCE_INLINE unsigned slab_enter8(F8 tn, F8 tf, const F8& t_min, const F8& t_max,
+                                       float* key = nullptr) {
+  using namespace simd;
+  const F8 g = set8(1.0f / 1048576.0f);
+  tn = sub8(tn, mul8(abs8(tn), g));
+  tf = add8(tf, mul8(abs8(tf), g));
+  tn = max8(t_min, tn);
+  tf = min8(t_max, tf);
+  if (key) store8(key, tn);
+  return le_mask8(tn, tf);
+}
+
 /// Entry distance of the ray into each child box of n (widened outward), and
 /// the mask of boxes entered within [t_min, t_max].
 PROX_FORCE_INLINE unsigned ray_boxes8(const Node8& n, const RayQuery& q, const F8& t_min,
@@ -182,17 +202,7 @@ PROX_FORCE_INLINE unsigned ray_boxes8(const Node8& n, const RayQuery& q, const F
     tn = max8(mul8(sub8(nb, q.v_near[a]), q.v_inv[a]), tn);
     tf = min8(mul8(sub8(fb, q.v_far[a]), q.v_inv[a]), tf);
   }
-  // Widen once: x -> x -+ |x| g is monotone, so it commutes with max / min.
-  const F8 g = set8(1.0f / 1048576.0f);
-  tn = sub8(tn, mul8(abs8(tn), g));
-  tf = add8(tf, mul8(abs8(tf), g));
-  // A box missed along an axis the ray does not move on gives tn = +inf or
-  // tf = -inf, widened to NaN above; with NaN second, max/min keep the NaN
-  // and the compare below culls the box.
-  tn = max8(t_min, tn);
-  tf = min8(set8(t_max), tf);
-  store8(tnear, tn);
-  return le_mask8(tn, tf);
+  return slab_enter8(tn, tf, t_min, set8(t_max), tnear);
 }
 
 /// Node test of ray queries: key = entry t, entered while key <= t_max.
@@ -233,6 +243,16 @@ struct StackEntry {
   float key;
 };
 
+/// The count a stack entry carries for child c of n: n.count[c], with the
+/// bits test.count_tag(c) adds where the test has one (a packet's active
+/// lanes for a leaf, in bits 8 and up; a leaf has at most kMaxLeafSize
+/// triangles). Tags are 0 for inner children, whose count stays 0.
+template <class Test>
+PROX_FORCE_INLINE std::uint32_t entry_count(const Test& test, const Node8& n, int c) {
+  if constexpr (requires { test.count_tag(c); }) return n.count[c] | test.count_tag(c);
+  else return n.count[c];
+}
+
 /// No-op leaf prefetch (the default).
 struct NoPrefetch {
   void operator()(std::uint32_t) const {}
@@ -269,7 +289,7 @@ struct Walk {
       if (mask != 0) {
         int k = std::countr_zero(mask);
         mask &= mask - 1;
-        StackEntry e{n.child[k], n.count[k], key[k]};
+        StackEntry e{n.child[k], entry_count(test, n, k), key[k]};
         if (mask == 0) {  // one child: straight in, no stack (most steps of a ray)
           if (e.count > 0) prefetch(e.child);
           cur = e;
@@ -293,7 +313,8 @@ struct Walk {
           const F8 kc = simd::set8(key[c]);
           const unsigned le = simd::le_mask8(kv, kc), ge = simd::le_mask8(kc, kv);
           const unsigned before = (ge & ((1u << c) - 1u)) | ~le;
-          kids[std::popcount(all & before)] = StackEntry{n.child[c], n.count[c], key[c]};
+          kids[std::popcount(all & before)] =
+              StackEntry{n.child[c], entry_count(test, n, c), key[c]};
           if (n.count[c] == 0) {
             const char* line = reinterpret_cast<const char*>(base + n.child[c]);
             prefetch_l1(line);
