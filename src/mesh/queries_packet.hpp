@@ -14,7 +14,12 @@
 // single-ray test (prox/bvh/traverse.hpp). If any ray of the packet can enter a
 // box within its own [t_min, t_max], the packet enters it (conservative for
 // each ray; the packet's limit is the largest t_max of its rays).
-// Leaves: each triangle against the eight rays at once, one ray per lane: the
+// Leaf children: each lane's own ray against the child's box (the single-ray
+// test's arithmetic, packet_lanes_in_box); a leaf no ray may enter is not
+// entered, and the others carry their lanes to the leaf (PacketTest::count_tag).
+// Leaves: with few lanes, each lane's ray through the single-ray filter (one
+// ray, eight triangles a call); otherwise each triangle against the active
+// rays at once, one ray per lane: the
 // first half of the watertight test (shear, edge functions U, V, W) with the
 // same IEEE float operations in the same order as the scalar kernel, so each
 // lane's U, V, W are the scalar kernel's bits; a lane is dropped only where the
