@@ -209,8 +209,9 @@ inline bool make_packet(const Ray<float>* rays, int n, float scale, RayPacket& p
 /// packet: every per-ray field (origins, shears, 1 / d_kz, t ranges) has the
 /// scalar set-up's bits, since each lane runs the same IEEE operations
 /// (normalize_ray's power-of-two scaling, the dominant axis with its first-max
-/// rule, the shear, RayQuery's inverses (bvh::slab_inverse)); the packet-wide bounds (near
-/// / far origins, inverse intervals, t_min, limit) have its values, only the
+/// rule, the shear, RayQuery's inverses from bvh::slab_inverse); the
+/// packet-wide bounds (near / far origins, inverse intervals, t_min, limit)
+/// have its values, only the
 /// sign of a zero may differ where lanes tie, and the node test only
 /// subtracts and compares them (a zero key of either sign orders the same).
 /// Test: Packets.SimdSetUpEqualsScalar. Rays of unusual magnitude (a direction
