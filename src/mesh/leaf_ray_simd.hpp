@@ -46,18 +46,11 @@ struct RayLeafSimd {
 
   template <class T>  // used for float; built for double only to keep callers simple
   explicit RayLeafSimd(const WatertightRay<T>& wr)
-      : kx(wr.kx),
-        ky(wr.ky),
-        kz(wr.kz),
-        sx(simd::set8(float(wr.sx))),
-        sy(simd::set8(float(wr.sy))),
-        sz(float(wr.sz)),
-        t_min(float(wr.ray.t_min)),
-        t_max(float(wr.ray.t_max)) {
-    o[0] = simd::set8(float(wr.ray.origin[kx]));
-    o[1] = simd::set8(float(wr.ray.origin[ky]));
-    o[2] = simd::set8(float(wr.ray.origin[kz]));
-  }
+      : RayLeafSimd(wr.kx, wr.ky, wr.kz,
+                    {float(wr.ray.origin[wr.kx]), float(wr.ray.origin[wr.ky]),
+                     float(wr.ray.origin[wr.kz])},
+                    float(wr.sx), float(wr.sy), float(wr.sz), float(wr.ray.t_min),
+                    float(wr.ray.t_max)) {}
   /// From a ray's values already permuted to (kx, ky, kz) and sheared: a
   /// packet's lane (RayPacket), whose fields are its WatertightRay's bits.
   RayLeafSimd(int kx_, int ky_, int kz_, const float (&o_k)[3], float sx_, float sy_, float sz_,

@@ -483,9 +483,7 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
                 x, p.lane_ray(i), b, n,
                 [&](std::uint32_t s) {
                   const WatertightRay<float>& wr = p.ray(i);
-                  take(i, s, ray_triangle_watertight(wr, x.corner(s, 0), x.corner(s, 1),
-                                                     x.corner(s, 2)),
-                       wr);
+                  take(i, s, slot_watertight(x, wr, s), wr);
                   return false;
                 },
                 [&](std::uint32_t s, const LeafDecision& d, unsigned k) {
@@ -494,36 +492,33 @@ PROX_FORCE_INLINE void first_hits_packet(const FlatIndex<float>& x, RayPacket& p
                   return false;
                 });
           }
-          p.limit = hmax8(load8(p.t_max));
-          return false;
-        }
-        for (std::uint32_t s = b; s < b + n; ++s) {
-          const LeafPack<float>& pk = x.pack_of(s);
-          const unsigned lane = FlatIndex<float>::lane_of(s);
-          F8 shx[3], shy[3], depth[3];
-          for (int k = 0; k < 3; ++k) {
-            const F8 ax = sub8(set8(pk.c[k][p.kx][lane]), o0);
-            const F8 ay = sub8(set8(pk.c[k][p.ky][lane]), o1);
-            const F8 az = sub8(set8(pk.c[k][p.kz][lane]), o2);
-            shx[k] = sub8(ax, mul8(vsx, az));
-            shy[k] = sub8(ay, mul8(vsy, az));
-            depth[k] = az;
-          }
-          const F8 U = sub8(mul8(shx[2], shy[1]), mul8(shy[2], shx[1]));
-          const F8 V = sub8(mul8(shx[0], shy[2]), mul8(shy[0], shx[2]));
-          const F8 W = sub8(mul8(shx[1], shy[0]), mul8(shy[1], shx[0]));
-          // Plain hits and misses decided in SIMD, the rest by the kernel
-          // (leaf_ray_simd.hpp: the same bits either way).
-          LeafDecision d;
-          decide_lanes(U, V, W, edge_bound8(shx, shy, depth), depth, PacketRays{p}, active, d);
-          for (unsigned all = d.kernel | d.hit; all != 0; all &= all - 1) {
-            const int i = std::countr_zero(all);
-            const WatertightRay<float>& wr = p.ray(i);
-            take(i, s,
-                 d.hit >> i & 1u ? leaf_hit(d, unsigned(i), wr)
-                                 : ray_triangle_watertight(wr, pk.corner(lane, 0),
-                                                           pk.corner(lane, 1), pk.corner(lane, 2)),
-                 wr);
+        } else {
+          for (std::uint32_t s = b; s < b + n; ++s) {
+            const LeafPack<float>& pk = x.pack_of(s);
+            const unsigned lane = FlatIndex<float>::lane_of(s);
+            F8 shx[3], shy[3], depth[3];
+            for (int k = 0; k < 3; ++k) {
+              const F8 ax = sub8(set8(pk.c[k][p.kx][lane]), o0);
+              const F8 ay = sub8(set8(pk.c[k][p.ky][lane]), o1);
+              const F8 az = sub8(set8(pk.c[k][p.kz][lane]), o2);
+              shx[k] = sub8(ax, mul8(vsx, az));
+              shy[k] = sub8(ay, mul8(vsy, az));
+              depth[k] = az;
+            }
+            const F8 U = sub8(mul8(shx[2], shy[1]), mul8(shy[2], shx[1]));
+            const F8 V = sub8(mul8(shx[0], shy[2]), mul8(shy[0], shx[2]));
+            const F8 W = sub8(mul8(shx[1], shy[0]), mul8(shy[1], shx[0]));
+            // Plain hits and misses decided in SIMD, the rest by the kernel
+            // (leaf_ray_simd.hpp: the same bits either way).
+            LeafDecision d;
+            decide_lanes(U, V, W, edge_bound8(shx, shy, depth), depth, PacketRays{p}, active, d);
+            for (unsigned all = d.kernel | d.hit; all != 0; all &= all - 1) {
+              const int i = std::countr_zero(all);
+              const WatertightRay<float>& wr = p.ray(i);
+              take(i, s,
+                   d.hit >> i & 1u ? leaf_hit(d, unsigned(i), wr) : slot_watertight(x, wr, s),
+                   wr);
+            }
           }
         }
         p.limit = hmax8(load8(p.t_max));

@@ -192,18 +192,7 @@ TEST(GpuMesh, AxisAlignedRaysAlongBoxPlanes) {
   if (!ctx) return;
   const int cells = 64;
   const float h = 1.0f / 64.0f;
-  std::vector<Vec3<float>> v;
-  for (int j = 0; j <= cells; ++j)
-    for (int i = 0; i <= cells; ++i)
-      v.push_back(Vec3<float>{float(i) * h, float(j) * h, float((i * 7 + j * 3) % 5) * 0.25f * h});
-  std::vector<TriangleMesh<float>::Triangle> t;
-  auto id = [&](int i, int j) { return std::uint32_t(j * (cells + 1) + i); };
-  for (int j = 0; j < cells; ++j)
-    for (int i = 0; i < cells; ++i) {
-      t.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
-      t.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
-    }
-  const MeshIndex<float> grid(TriangleMesh<float>(std::move(v), std::move(t)));
+  const MeshIndex<float> grid(test::bumpy_grid(cells, h));
   std::vector<Ray<float>> rays;
   const Vec3<float> dirs[] = {{0.0f, 0.0f, -1.0f}, {-0.0f, -0.0f, -1.0f}, {0.0f, 0x1p-140f, -1.0f}};
   for (const Vec3<float>& d : dirs)

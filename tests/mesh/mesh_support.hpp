@@ -100,6 +100,30 @@ inline TriangleMesh<double> cgal_mesh(const std::string& name) {
 }
 
 /// The same mesh in float (vertices rounded to nearest).
+/// A bumpy grid of cells x cells squares of side h (two triangles each, the
+/// diagonal alternating from cell to cell), heights a few quarters of h:
+/// every vertex coordinate is a multiple of h / 4, so rays can start exactly
+/// on vertex coordinates (and on the planes of the index's boxes).
+inline TriangleMesh<float> bumpy_grid(int cells, float h) {
+  std::vector<Vec3<float>> v;
+  for (int j = 0; j <= cells; ++j)
+    for (int i = 0; i <= cells; ++i)
+      v.push_back(Vec3<float>{float(i) * h, float(j) * h, float((i * 7 + j * 3) % 5) * 0.25f * h});
+  std::vector<TriangleMesh<float>::Triangle> t;
+  auto id = [&](int i, int j) { return std::uint32_t(j * (cells + 1) + i); };
+  for (int j = 0; j < cells; ++j)
+    for (int i = 0; i < cells; ++i) {
+      if ((i + j) % 2 == 0) {
+        t.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+        t.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+      } else {
+        t.push_back({id(i, j), id(i + 1, j), id(i, j + 1)});
+        t.push_back({id(i + 1, j), id(i + 1, j + 1), id(i, j + 1)});
+      }
+    }
+  return TriangleMesh<float>(std::move(v), std::move(t));
+}
+
 inline TriangleMesh<float> to_float(const TriangleMesh<double>& m) {
   std::vector<Vec3f> v;
   for (const Vec3d& p : m.vertices()) v.push_back(p.cast<float>());

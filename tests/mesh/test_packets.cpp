@@ -199,32 +199,11 @@ TEST(Packets, RaysExactlyThroughVerticesAndEdges) {
   }
 }
 
-/// A fine, bumpy grid over [0, 1.5]^2 (kGridCells cells of kGridCell a side,
-/// both diagonals), whose leaf boxes are a few cells wide and whose vertex
-/// coordinates are binary fractions.
+/// The fine grid of the next tests: 96 x 96 cells of 1/64 (test::bumpy_grid),
+/// whose leaf boxes are a few cells wide.
 constexpr int kGridCells = 96;
 constexpr float kGridCell = 1.0f / 64.0f;
-TriangleMesh<float> fine_grid() {
-  const int cells = kGridCells;
-  const float h = kGridCell;
-  std::vector<Vec3f> v;
-  for (int j = 0; j <= cells; ++j)
-    for (int i = 0; i <= cells; ++i)
-      v.push_back(Vec3f{float(i) * h, float(j) * h, float((i * 7 + j * 3) % 5) * 0.25f * h});
-  std::vector<TriangleMesh<float>::Triangle> t;
-  auto id = [&](int i, int j) { return std::uint32_t(j * (cells + 1) + i); };
-  for (int j = 0; j < cells; ++j)
-    for (int i = 0; i < cells; ++i) {
-      if ((i + j) % 2 == 0) {
-        t.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
-        t.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
-      } else {
-        t.push_back({id(i, j), id(i + 1, j), id(i, j + 1)});
-        t.push_back({id(i + 1, j), id(i + 1, j + 1), id(i, j + 1)});
-      }
-    }
-  return TriangleMesh<float>(std::move(v), std::move(t));
-}
+TriangleMesh<float> fine_grid() { return test::bumpy_grid(kGridCells, kGridCell); }
 
 // Rays whose direction has zero components, with origins exactly on vertex
 // coordinates: they run exactly in the planes of leaf and node boxes, through
