@@ -177,14 +177,18 @@ void run_sign_rows(const Options& o, const std::string& data_dir, std::ostream& 
     for (const int t : o.threads) {
       SdfOptions so;
       so.batch.threads = t;
+      sdf_detail::LuneStats stats;
+      so.lune_stats = &stats;
       const auto t0 = std::chrono::steady_clock::now();
       last = signed_distance_grid(sm, spec, so);
       const double s = seconds_since(t0);
+      const double searches = double(std::max<std::size_t>(stats.queries, 1));
       print(out, "bunny      sdf grid %d^3 (%zux%zux%zu), %d thread(s)  %8.2f s  (%s, %zu signed, "
-                  "%zu unsure)\n",
+                  "%zu unsure; %.1f nodes, %.2f kernel calls a search)\n",
                   g, spec.dims[0], spec.dims[1], spec.dims[2], t, s,
                   std::string(to_string(last.method)).c_str(), last.sign_evaluations,
-                  last.unsure);
+                  last.unsure, double(stats.nodes_visited) / searches,
+                  double(stats.triangles_tested) / searches);
     }
     std::mt19937_64 pick(2);
     double worst = 0;

@@ -77,16 +77,16 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
     slabs = std::min(nz, 4 * t);
   }
   std::vector<sdf_detail::LuneStats> slab_stats(slabs);
-  // The triangles' terms of the search's lower bound, once (208 bytes a
-  // triangle; without the table, past 1 GiB, the search computes them per
-  // visit: the same bits, slower).
-  std::vector<sdf_detail::TriangleTerms4> terms;
+  // The float lower bound's table (float_bound_table: about 190 bytes a
+  // triangle while the grid runs; past 1 GiB, none, and the search computes
+  // the double bound at each visit: the same bytes, slower).
+  sdf_detail::FloatBoundTable table;
   if constexpr (kLune) {
     if (options.lune && options.terms_table)
-      terms = sdf_detail::triangle_terms_table(sm.index().layout(), std::size_t(1) << 30,
-                                               options.batch.threads);
+      table = sdf_detail::float_bound_table(sm.index().layout(), std::size_t(1) << 30,
+                                            options.batch.threads);
   }
-  const sdf_detail::TriangleTerms4* terms_ptr = terms.empty() ? nullptr : terms.data();
+  const sdf_detail::FloatBoundTable* table_ptr = table.empty() ? nullptr : &table;
   BatchOptions per_slab = options.batch;
   per_slab.grain = 1;
   batch_for_each(slabs, per_slab, [&](std::size_t slab) {
@@ -144,7 +144,7 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
                 }
                 cp = sdf_detail::lune_closest_point_isa(sm.index().layout(), p,
                                                     std::uint32_t(from->triangle), c0, c1, c2,
-                                                    balls, scale, &slab_stats[slab], terms_ptr);
+                                                    balls, scale, &slab_stats[slab], table_ptr);
                 done = true;
               }
             }

@@ -1,6 +1,9 @@
 // src/mesh/sdf_grid_dispatch.cpp — the SDF grid's pruned search on the ISA
 // path the mesh engine runs (prox/mesh/isa.hpp: the best built one the CPU
 // runs, PROX_ISA, set_isa()); every path gives the same bits.
+#include <algorithm>
+#include <cmath>
+#include <utility>
 #include <vector>
 
 #include "prox/mesh/batch.hpp"
@@ -21,7 +24,7 @@ namespace avx512 { const LuneTable& lune_table(); }
 #endif
 
 namespace {
-const LuneTable& table() {
+const LuneTable& path() {
 #if defined(PROX_ENGINE_NATIVE)
   return PROX_ISA_NAMESPACE::lune_table();
 #else
@@ -42,46 +45,66 @@ MeshClosestPoint<float> lune_closest_point_isa(const FlatIndex<float>& x, const 
                                                std::uint32_t hint, const Vec3<float>& h0,
                                                const Vec3<float>& h1, const Vec3<float>& h2,
                                                std::span<const EmptyBall> balls, double scale,
-                                               LuneStats* stats, const TriangleTerms4* terms) {
-  return table().f(x, p, hint, h0, h1, h2, balls, scale, stats, terms);
+                                               LuneStats* stats, const FloatBoundTable* table) {
+  return path().f(x, p, hint, h0, h1, h2, balls, scale, stats, table);
 }
 MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, const Vec3<double>& p,
                                                 std::uint32_t hint, const Vec3<double>& h0,
                                                 const Vec3<double>& h1, const Vec3<double>& h2,
                                                 std::span<const EmptyBall> balls, double scale,
-                                                LuneStats* stats, const TriangleTerms4* terms) {
-  return table().d(x, p, hint, h0, h1, h2, balls, scale, stats, terms);
+                                                LuneStats* stats, const FloatBoundTable* table) {
+  return path().d(x, p, hint, h0, h1, h2, balls, scale, stats, table);
 }
 
 template <class T>
-std::vector<TriangleTerms4> triangle_terms_table(const FlatIndex<T>& x, std::size_t max_bytes,
-                                                 int threads) {
-  std::vector<TriangleTerms4> table;
-  const std::size_t n = x.packs.size();
-  if (n == 0 || n > max_bytes / sizeof(TriangleTerms4)) return table;
-  table.resize(n);
+FloatBoundTable float_bound_table(const FlatIndex<T>& x, std::size_t max_bytes, int threads) {
+  FloatBoundTable table;
+  // The leaves' chunks of up to 8 slots, and the triangles' box.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> chunks;  // first slot, slots
+  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  for (const bvh::Node8& node : x.nodes)
+    for (int c = 0; c < bvh::kWidth; ++c) {
+      const std::uint32_t n = node.count[c];
+      if (n == 0) continue;
+      for (std::uint32_t s = 0; s < n; s += 8) chunks.emplace_back(node.child[c] + s, std::min(8u, n - s));
+      for (std::uint32_t s = node.child[c]; s < node.child[c] + n; ++s)
+        for (int k = 0; k < 3; ++k)
+          for (int a = 0; a < 3; ++a) {
+            const double v = double(x.corner(s, k)[a]);
+            lo[a] = std::min(lo[a], v);
+            hi[a] = std::max(hi[a], v);
+          }
+    }
+  if (chunks.empty() ||
+      chunks.size() > max_bytes / (sizeof(FloatTerms8) + 4 * sizeof(std::uint32_t)))
+    return table;
+  for (int a = 0; a < 3; ++a) {
+    table.origin[a] = 0.5 * lo[a] + 0.5 * hi[a];
+    table.reach = std::max({table.reach, std::fabs(hi[a] - table.origin[a]),
+                            std::fabs(lo[a] - table.origin[a])});
+  }
+  if (!std::isfinite(table.reach)) return table;
+  table.chunk_of.assign(x.packs.size(), bvh::kInvalid);
+  table.chunks.resize(chunks.size());
+  for (std::size_t i = 0; i < chunks.size(); ++i)
+    table.chunk_of[chunks[i].first / bvh::kLeafAlign] = std::uint32_t(i);
   BatchOptions options;
   options.threads = threads;
-  options.grain = 1024;
-  batch_for_each(n, options, [&](std::size_t i) {
-    const LeafPack<T>& pk = x.packs[i];
-    for (unsigned lane = 0; lane < 4; ++lane) {
-      // The edges as the search computes them: corners converted to double.
-      double c[3][3];
-      for (int k = 0; k < 3; ++k)
-        for (int a = 0; a < 3; ++a) c[k][a] = double(pk.c[k][a][lane]);
-      double ed[3][3];
-      for (int a = 0; a < 3; ++a) {
-        ed[0][a] = c[1][a] - c[0][a];
-        ed[1][a] = c[2][a] - c[1][a];
-        ed[2][a] = c[0][a] - c[2][a];
-      }
-      set_lane_terms(table[i], lane, triangle_terms(ed));
+  options.grain = 256;
+  batch_for_each(chunks.size(), options, [&](std::size_t i) {
+    FloatTerms8& t = table.chunks[i];
+    for (unsigned lane = 0; lane < 8; ++lane) {
+      double c[3][3] = {};
+      if (lane < chunks[i].second)
+        for (int k = 0; k < 3; ++k)
+          for (int a = 0; a < 3; ++a) c[k][a] = double(x.corner(chunks[i].first + lane, k)[a]);
+      // Lanes past the leaf: degenerate (all zero), never pruned, never read.
+      set_float_lane(t, lane, c, table.origin);
     }
   });
   return table;
 }
-template std::vector<TriangleTerms4> triangle_terms_table(const FlatIndex<float>&, std::size_t, int);
-template std::vector<TriangleTerms4> triangle_terms_table(const FlatIndex<double>&, std::size_t, int);
+template FloatBoundTable float_bound_table(const FlatIndex<float>&, std::size_t, int);
+template FloatBoundTable float_bound_table(const FlatIndex<double>&, std::size_t, int);
 
 }  // namespace prox::sdf_detail

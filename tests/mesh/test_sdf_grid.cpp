@@ -28,8 +28,8 @@ void expect_grid_exact(const SignedMesh<Index>& s, const GridSpec& g, double ban
   ASSERT_EQ(one.values.size(), g.nodes());
   // 2 and 7 threads (other slabs, so other neighbours prune), and the plain
   // bounded engine query per node: the same bytes.
-  // And the search without its per-triangle terms table (the terms computed
-  // at every visit, as past the table's size cap): the same bytes.
+  // And the search without its float bound table (the double bound with its
+  // terms computed at every visit, as past the table's size cap): the same bytes.
   for (const int threads : {2, 7, 0, -1}) {
     SdfOptions t = o;
     t.batch.threads = threads <= 0 ? 1 : threads;
@@ -360,36 +360,84 @@ TEST(SdfGrid, Refusals) {
                std::invalid_argument);
 }
 
-// The grid's table of per-triangle terms (prox/mesh/sdf_grid_bounds.hpp): each
-// lane holds triangle_terms of that slot's edges bit for bit, padding lanes
-// included (they repeat a leaf's last triangle), in double and float indexes;
-// past its size cap the table is empty (the search then computes the terms).
+// The grid's float bound table (prox/mesh/sdf_grid_bounds.hpp): every slot of
+// every leaf has a lane in the chunk its leaf maps it to, holding its corners
+// less the table's origin, the unit normal, the unit outward edge normals and
+// edge directions and the edge lengths, each the double value rounded to
+// float (checked here from the definitions, not by calling set_float_lane);
+// lanes past a leaf are zero and not ok; past its size cap the table is empty
+// (the search then computes the double bound at each visit).
 template <class T>
-void expect_terms_table(const MeshIndex<T>& index) {
+void expect_float_table(const MeshIndex<T>& index) {
   const FlatIndex<T> x = index.layout();
-  const auto table = sdf_detail::triangle_terms_table(x, std::size_t(1) << 30, 2);
-  ASSERT_EQ(table.size(), x.packs.size());
-  for (std::size_t i = 0; i < x.packs.size(); ++i)
-    for (unsigned lane = 0; lane < 4; ++lane) {
-      double ed[3][3];
-      for (int k = 0; k < 3; ++k)
-        for (int a = 0; a < 3; ++a)
-          ed[k][a] = double(x.packs[i].c[(k + 1) % 3][a][lane]) - double(x.packs[i].c[k][a][lane]);
-      const sdf_detail::TriangleTerms want = sdf_detail::triangle_terms(ed);
-      const sdf_detail::TriangleTerms got = sdf_detail::lane_terms(table[i], lane);
-      ASSERT_EQ(want.ok, got.ok) << "pack " << i << " lane " << lane;
-      // Every double member, bit for bit (ok, the last member, compared above).
-      ASSERT_EQ(std::memcmp(&want, &got, offsetof(sdf_detail::TriangleTerms, ok)), 0)
-          << "pack " << i << " lane " << lane;
+  const sdf_detail::FloatBoundTable table =
+      sdf_detail::float_bound_table(x, std::size_t(1) << 30, 2);
+  ASSERT_FALSE(table.empty());
+  const auto b = index.mesh().bounds();
+  double reach = 0;
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_EQ(table.origin[a], 0.5 * double(b.lo[a]) + 0.5 * double(b.hi[a]));
+    reach = std::max(reach, 0.5 * (double(b.hi[a]) - double(b.lo[a])));
+  }
+  EXPECT_NEAR(table.reach, reach, 1e-12 * reach);
+  // got is want rounded to float (to within a float rounding).
+  auto near = [](double got, double want) { return std::abs(got - want) <= 0x1p-23 * std::abs(want); };
+  auto unit = [](const Vec3d& v) { return v * (1.0 / std::sqrt(dot(v, v))); };
+  std::size_t slots = 0, ok = 0, chunks_seen = 0;
+  for (const bvh::Node8& node : x.nodes)
+    for (int c = 0; c < bvh::kWidth; ++c) {
+      const std::uint32_t n = node.count[c], first = node.child[c];
+      if (n == 0) continue;
+      for (std::uint32_t s0 = first; s0 < first + n; s0 += 8) {
+        ++chunks_seen;
+        ASSERT_NE(table.chunk_of[s0 / bvh::kLeafAlign], bvh::kInvalid) << "slot " << s0;
+        const sdf_detail::FloatTerms8& t = table.chunk(s0);
+        for (unsigned lane = 0; lane < 8; ++lane) {
+          const bool live = s0 + lane < first + n;
+          if (!live) {
+            EXPECT_EQ((t.ok >> lane) & 1u, 0u);
+            for (int a = 0; a < 3; ++a) EXPECT_EQ(t.n[a][lane], 0.0f);
+            continue;
+          }
+          ++slots;
+          double cr[3][3], ed[3][3];
+          for (int k = 0; k < 3; ++k)
+            for (int a = 0; a < 3; ++a) cr[k][a] = double(x.corner(s0 + lane, k)[a]);
+          for (int k = 0; k < 3; ++k)
+            for (int a = 0; a < 3; ++a) ed[k][a] = cr[(k + 1) % 3][a] - cr[k][a];
+          if (!((t.ok >> lane) & 1u)) continue;  // a sliver: the double bound runs there
+          ++ok;
+          const Vec3d e0{ed[0][0], ed[0][1], ed[0][2]}, e2{ed[2][0], ed[2][1], ed[2][2]};
+          const Vec3d nn = unit(cross(e2, e0));
+          for (int a = 0; a < 3; ++a) ASSERT_TRUE(near(t.n[a][lane], nn[a])) << s0 + lane;
+          for (int k = 0; k < 3; ++k) {
+            const Vec3d ek{ed[k][0], ed[k][1], ed[k][2]};
+            const Vec3d u = unit(ek);
+            const Vec3d m = unit(cross(ek, nn));
+            // m points away from the opposite corner.
+            const Vec3d opp{cr[(k + 2) % 3][0] - cr[k][0], cr[(k + 2) % 3][1] - cr[k][1],
+                            cr[(k + 2) % 3][2] - cr[k][2]};
+            ASSERT_LT(dot(m, opp), 0.0) << s0 + lane;
+            ASSERT_TRUE(near(t.len[k][lane], std::sqrt(dot(ek, ek)))) << s0 + lane;
+            for (int a = 0; a < 3; ++a) {
+              ASSERT_TRUE(near(t.c[k][a][lane], cr[k][a] - table.origin[a])) << s0 + lane;
+              ASSERT_NEAR(t.u[k][a][lane], u[a], 0x1p-23) << s0 + lane;
+              ASSERT_NEAR(t.m[k][a][lane], m[a], 0x1p-23) << s0 + lane;
+            }
+          }
+        }
+      }
     }
-  EXPECT_TRUE(sdf_detail::triangle_terms_table(
-                  x, sizeof(sdf_detail::TriangleTerms4) * x.packs.size() - 1, 1).empty());
+  EXPECT_EQ(table.chunks.size(), chunks_seen);
+  EXPECT_GT(ok, slots * 99 / 100);
+  EXPECT_TRUE(sdf_detail::float_bound_table(x, sizeof(sdf_detail::FloatTerms8) * chunks_seen / 2, 1)
+                  .empty());
 }
 
-TEST(SdfGrid, TermsTableHoldsEachTrianglesTerms) {
+TEST(SdfGrid, FloatBoundTableHoldsEachTrianglesTerms) {
   const auto m = test::cgal_mesh("elephant.off");
-  expect_terms_table(MeshIndex<double>(m));
-  expect_terms_table(MeshIndex<float>(test::to_float(m)));
+  expect_float_table(MeshIndex<double>(m));
+  expect_float_table(MeshIndex<float>(test::to_float(m)));
 }
 
 }  // namespace

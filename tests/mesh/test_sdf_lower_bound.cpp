@@ -13,6 +13,13 @@
 // bound that cannot fail the other way: in the face and edge regions of
 // non-degenerate triangles it is within 1e-6 of the exact distance on most
 // cases (there it is the distance, less a rounding margin).
+//
+// The same for the float bound of the grid's table (float_bound8 /
+// float_above1, the table's lane set by set_float_lane): never above the exact
+// distance, with the table's origin at the triangle (the grid's case: the
+// origin is the mesh box's centre) and 1e5 away from it (a large A term), and
+// within 1e-4 of the exact distance in the face and edge regions of
+// non-degenerate triangles; its 8-lane test equals its one-lane test.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -81,6 +88,80 @@ TEST(SdfLowerBound, NeverAboveTheExactDistance) {
     }
     if (tight_cases > 0) {
       EXPECT_GT(tight, tight_cases * 9 / 10) << tight << " of " << tight_cases;
+    }
+  }
+}
+
+struct FloatCase {
+  float all, reach, k;
+  unsigned vector_above;  // float_above8's bit for lane 0 at r
+  bool ok;
+};
+
+// Lane 0 of a table chunk holding triangle (a, b, c), origin o; the bound at p.
+FloatCase float_bound_of(const Vec3d& p, const Vec3d& a, const Vec3d& b, const Vec3d& c,
+                         const Vec3d& o, double r) {
+  sdf_detail::FloatTerms8 t{};
+  const double corner[3][3] = {{a[0], a[1], a[2]}, {b[0], b[1], b[2]}, {c[0], c[1], c[2]}};
+  const double origin[3] = {o[0], o[1], o[2]};
+  const bool ok = sdf_detail::set_float_lane(t, 0, corner, origin);
+  double reach = 0, reach_p = 0;
+  for (int k = 0; k < 3; ++k)
+    for (int x = 0; x < 3; ++x) reach = std::max(reach, std::fabs(corner[k][x] - origin[x]));
+  for (int x = 0; x < 3; ++x) reach_p = std::max(reach_p, std::fabs(p[x] - origin[x]));
+  // As lune_closest_point sets them up.
+  const double slack = 0x1p-23 * (reach + reach_p);
+  const simd::F8 pl[3] = {simd::set8(float(p[0] - o[0])), simd::set8(float(p[1] - o[1])),
+                          simd::set8(float(p[2] - o[2]))};
+  const float kf = bvh::float_up(4 * slack + 0x1p-60);
+  const sdf_detail::FloatBound8 fb =
+      sdf_detail::float_bound8(t, pl, simd::set8(bvh::float_up(2 * slack + 0x1p-60)));
+  alignas(32) float all[8], rch[8];
+  simd::store8(all, fb.all);
+  simd::store8(rch, fb.reach);
+  return {all[0], rch[0], kf, sdf_detail::float_above8(fb, bvh::float_up(r), kf) & 1u, ok};
+}
+
+TEST(SdfLowerBound, FloatBoundNeverAboveTheExactDistance) {
+  using test::CpFamily;
+  const std::int64_t n = test::scaled_count(4000, 300);
+  for (int f = 0; f <= int(CpFamily::far); ++f) {
+    const auto family = CpFamily(f);
+    SCOPED_TRACE(test::to_string(family));
+    test::Rng rng(7654321ULL + std::uint64_t(f));
+    std::int64_t tight = 0, tight_cases = 0, ok = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const test::TriCase k = test::draw_case(rng, family);
+      for (const double shift : {0.0, 1e5}) {
+        const Vec3d o{shift, -2 * shift, 3 * shift};  // exact: the corners are floats
+        const Vec3d p = test::to_d(k.p) + o, a = test::to_d(k.a) + o, b = test::to_d(k.b) + o,
+                    c = test::to_d(k.c) + o;
+        const auto ex = closest_point_triangle(q_of(p), q_of(a), q_of(b), q_of(c));
+        const double r_up = root_up(ex.sq_distance);
+        // The table's origin: at the triangle's first corner (as the grid's,
+        // within the mesh box), and 1e5 away from the triangle.
+        for (const Vec3d& origin : {a, Vec3d{o[0] - 1e5, o[1] + 1e5, o[2]}}) {
+          const FloatCase fc = float_bound_of(p, a, b, c, origin, r_up);
+          ok += fc.ok;
+          const bool above = sdf_detail::float_above1(fc.all, fc.reach, bvh::float_up(r_up), fc.k);
+          ASSERT_FALSE(above) << "case " << i << " shift " << shift << ": exact distance " << r_up
+                              << ", float bound " << std::sqrt(double(fc.all));
+          ASSERT_EQ(fc.vector_above, unsigned(above)) << "case " << i;
+        }
+        const bool region = family >= CpFamily::e01 && family <= CpFamily::face;
+        if (region && shift == 0) {
+          const double r = r_up * (1 - 1e-4);
+          const FloatCase fc = float_bound_of(p, a, b, c, a, r);
+          ++tight_cases;
+          tight += sdf_detail::float_above1(fc.all, fc.reach, bvh::float_up(r), fc.k);
+        }
+      }
+    }
+    if (tight_cases > 0) {
+      EXPECT_GT(tight, tight_cases * 9 / 10) << tight << " of " << tight_cases;
+    }
+    if (family <= CpFamily::face) {
+      EXPECT_GT(ok, n * 4 * 95 / 100) << "lanes the table could set";
     }
   }
 }

@@ -184,6 +184,15 @@ PROX_F8_LOGIC(and8, _mm256_and_ps, _mm_and_ps, a & b)
 PROX_F8_LOGIC(andnot8, _mm256_andnot_ps, _mm_andnot_ps, ~a & b)
 #undef PROX_F8_LOGIC
 
+/// mask ? a : b lane by lane (mask: a lane mask of the compares above).
+PROX_FORCE_INLINE F8 select8(const F8& mask, const F8& a, const F8& b) {
+#if defined(PROX_SIMD_AVX2)
+  return F8{_mm256_blendv_ps(b.v, a.v, mask.v)};
+#else
+  return or8(and8(mask, a), andnot8(mask, b));
+#endif
+}
+
 /// Bit k set where lane k's sign bit is set (a lane mask's lanes).
 PROX_FORCE_INLINE unsigned movemask8(const F8& f) {
 #if defined(PROX_SIMD_AVX2)

@@ -155,9 +155,11 @@ struct SdfOptions {
   /// (prox/mesh/sdf_grid_lune.hpp; MeshIndex only). Off: the bounded engine
   /// query per node. The values are the same bits either way.
   bool lune = true;
-  /// With lune: compute the per-triangle terms of the search's distance lower
-  /// bound once (prox/mesh/sdf_grid_bounds.hpp; 208 bytes a triangle, skipped
-  /// past 1 GiB) rather than at every visit. The values are the same bits either way.
+  /// With lune: tabulate each triangle's terms of the search's distance lower
+  /// bound once, rounded to float, and test 8 triangles at once with a float
+  /// bound (prox/mesh/sdf_grid_bounds.hpp; about 190 bytes a triangle while
+  /// the grid runs, skipped past 1 GiB); off: the double bound with its terms
+  /// computed at every visit. The values are the same bits either way.
   bool terms_table = true;
   /// If set, receives the pruned searches' counts (summed over threads).
   sdf_detail::LuneStats* lune_stats = nullptr;

@@ -16,7 +16,7 @@
 namespace prox::sdf_detail {
 
 
-struct TriangleTerms4;  // prox/mesh/sdf_grid_bounds.hpp
+struct FloatBoundTable;  // prox/mesh/sdf_grid_bounds.hpp
 
 /// An empty ball of a computed neighbour: node q, its computed squared distance.
 struct EmptyBall {
@@ -45,11 +45,11 @@ MeshClosestPoint<float> lune_closest_point_isa(const FlatIndex<float>& x, const 
                                                const Vec3<float>& h1, const Vec3<float>& h2,
                                                std::span<const EmptyBall> balls, double scale,
                                                LuneStats* stats = nullptr,
-                                               const TriangleTerms4* terms = nullptr);
+                                               const FloatBoundTable* table = nullptr);
 MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, const Vec3<double>& p,
                                                 std::uint32_t hint, const Vec3<double>& h0,
                                                 const Vec3<double>& h1, const Vec3<double>& h2,
                                                 std::span<const EmptyBall> balls, double scale,
                                                 LuneStats* stats = nullptr,
-                                                const TriangleTerms4* terms = nullptr);
+                                                const FloatBoundTable* table = nullptr);
 }  // namespace prox::sdf_detail

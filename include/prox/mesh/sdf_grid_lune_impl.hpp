@@ -4,9 +4,11 @@
 // Used by signed_distance_grid (prox/mesh/sdf_grid.hpp) through
 // lune_closest_point_isa: the template below compiled once per ISA path
 // (src/mesh/sdf_grid_isa.cpp, as the engine's own objects) and called on the
-// path the engine runs; with AVX2 the leaf tests four triangles' box bounds
-// and distance lower bounds (lower_bound1 below) at once in 4-lane doubles
-// (the same operations as the scalar path, so the same decisions). It walks the index's public layout
+// path the engine runs. With the grid's table (FloatBoundTable) a leaf tests
+// eight triangles' distance lower bounds at once in float (float_bound8, on
+// every path); without it, with AVX2, four triangles' box bounds and double
+// lower bounds (lower_bound1 below) in 4-lane doubles (the same operations as
+// the scalar path, so the same decisions). It walks the index's public layout
 // (MeshIndex::layout(), prox/mesh/flat_index.hpp) with the shared traversal
 // loop (prox/bvh/traverse.hpp) and runs the public kernel
 // (closest_point_triangle) with the engine's tie rule (smaller squared
@@ -34,8 +36,10 @@
 // box diagonal; docs/kernel-accuracy.md measures at most ~10^3 eps_T S,
 // slivers included), so D_q is lowered and R raised by E; the float SIMD box
 // tests are loosened by 2^-18 of their magnitude (~30 float roundings), the
-// cut's double offset by 2^-40; the triangle's lower bound by its own margin
-// (lower_bound1).
+// cut's double offset by 2^-40; the triangle's lower bounds by their own
+// margins (lower_bound1, float_bound8). A neighbour along an axis (the grid's
+// usual case) gives a half-space bounded by an axis plane: a side of the clip
+// box, tested exactly against the nodes' float bounds.
 #pragma once
 
 #include <algorithm>
@@ -70,13 +74,17 @@ struct Cut {
   unsigned off[3];  ///< byte offset in a Node8 of the bound row farthest along w, per axis
 };
 
-/// Node test: box lower bound against the current bound, and every cut.
+/// Node test: box lower bound against the current bound, the clip box (the
+/// cuts of neighbours along an axis), and every other cut.
 struct LuneTest {
   const bvh::PointQuery& q;
   float bound;
   const Cut* cuts;
   int ncuts;
   std::size_t* visited;
+  /// Keep a child whose box has hi_a >= clip_lo[a] and lo_a <= clip_hi[a]
+  /// (-inf / +inf on the sides no axis cut bounds).
+  float clip_lo[3], clip_hi[3];
   float limit() const { return bound; }
   PROX_FORCE_INLINE unsigned children(const bvh::Node8& n, float* key) {
     using namespace prox::simd;
@@ -84,7 +92,11 @@ struct LuneTest {
     F8 lb, ub;
     bvh::box_distances8(n, q, lb, ub);
     store8(key, lb);
-    unsigned mask = le_mask8(lb, set8(bound));
+    F8 keep = le8(lb, set8(bound));
+    for (int a = 0; a < 3; ++a)
+      keep = and8(keep, and8(le8(set8(clip_lo[a]), load8(n.hi[a])),
+                             le8(load8(n.lo[a]), set8(clip_hi[a]))));
+    unsigned mask = movemask8(keep);
     for (int i = 0; i < ncuts && mask != 0; ++i) {
       const Cut& c = cuts[i];
       const char* base = reinterpret_cast<const char*>(&n);
@@ -209,27 +221,11 @@ PROX_FORCE_INLINE __m256d norm1(const __m256d* a) {
 }
 }  // namespace pd4
 
-/// TriangleTerms of four lanes in registers: loaded from a table entry, or
-/// computed from the edges (the same operations as triangle_terms, lane by lane).
+/// TriangleTerms of four lanes in registers, computed from the edges (the same
+/// operations as triangle_terms, lane by lane).
 struct Terms4 {
   __m256d n[3], mk[3][3], el[3], pk[3], e3, n2, rn, gs, ne[3], ok;
 };
-PROX_FORCE_INLINE Terms4 load_terms4(const TriangleTerms4& t) {
-  Terms4 r;
-  for (int a = 0; a < 3; ++a) {
-    r.n[a] = _mm256_load_pd(t.n[a]);
-    r.el[a] = _mm256_load_pd(t.el[a]);
-    r.pk[a] = _mm256_load_pd(t.pk[a]);
-    r.ne[a] = _mm256_load_pd(t.ne[a]);
-    for (int b = 0; b < 3; ++b) r.mk[a][b] = _mm256_load_pd(t.mk[a][b]);
-  }
-  r.e3 = _mm256_load_pd(t.e3);
-  r.n2 = _mm256_load_pd(t.n2);
-  r.rn = _mm256_load_pd(t.rn);
-  r.gs = _mm256_load_pd(t.gs);
-  r.ok = _mm256_cmp_pd(_mm256_load_pd(t.ok), _mm256_setzero_pd(), _CMP_NEQ_OQ);
-  return r;
-}
 PROX_FORCE_INLINE Terms4 terms4(const __m256d (&ed)[3][3]) {
   using namespace pd4;
   Terms4 t;
@@ -296,6 +292,131 @@ PROX_FORCE_INLINE LowerBound4 lower_bound4(const __m256d (&dk)[3][3], const __m2
 }
 #endif
 
+/// The bound of lower_bound1 in float, for the 8 lanes of a chunk of the
+/// grid's table (FloatTerms8, prox/mesh/sdf_grid_bounds.hpp), on every ISA
+/// path (prox/bvh/simd8.hpp). The triangle's terms are unit vectors and
+/// lengths rounded once from double, so the bound is in distance units and
+/// its error is relative to the distances at hand, not to the triangle's shape:
+/// with e_k = p - corner k (float, both relative to the table's origin),
+/// h = n.e_0, t_k = m_k.e_k (> 0: outside edge line k), sigma_k = u_k.e_k
+/// (the projection's position along edge k), the bound squared is
+///   h^2 + max_k max(0, t_k)^2, raised where some t_k > tau (the projection is
+///   clearly outside) to the least segment distance over the edges with
+///   t_k > -tau: |e_k|^2 before the edge, |e_k+1|^2 past it, else h^2 + t_k^2,
+/// which is the distance itself in the face, edge and corner regions (the
+/// argument of lower_bound1, in unit terms).
+///
+/// Rounding. Let M be the largest 1-norm of e_k (reach below), and A =
+/// 2^-23 (C + P), C and P the largest coordinate of corner - origin and of
+/// p - origin. Then:
+///  - each coordinate of e_k is within 2^-24 (C + P) + 2^-24 |e_k| of the
+///    exact p - corner (two roundings to float, one float subtraction), so
+///    |e_k - E_k| <= A + 2^-24 M;
+///  - n, m_k, u_k are within 2^-23.9 of the exact unit vectors (one rounding
+///    to float of a double within 2^-30 of it: set_float_lane's condition),
+///    len_k within 2^-24 len_k <= 2^-23 M;
+///  - so h, t_k, sigma_k (a dot product: 3 roundings of terms summing to at
+///    most |e| |unit|) are within eps1 = A + 2^-21 M of their exact values;
+///    tau = 2A + 2^-19 M + 2^-60 exceeds eps1, so t_k > tau implies the exact
+///    t_k > 0, and an edge with exact t_k > 0 has t_k > -tau (the argument of
+///    lower_bound1 then holds with the computed decisions);
+///  - sqrt(h^2 + t^2) is 1-Lipschitz in (h, t); a corner distance is off by
+///    at most A + 2^-24 M; a wrong end decision (sigma within eps1 + 2^-23 M of
+///    0 or len) costs at most that much; the squares and sums round by a
+///    relative 2^-22 at most.
+/// So sqrt(all) <= (d + 2.5 A + 2^-20 M)(1 + 2^-22), d the exact distance, and
+/// a lane is above r (r >= 0, a float rounded up) when
+///   all (1 - 2^-17) > x^2,  x = (r + k) + 2^-17 M,  k = 8A + 2^-60
+/// (about 4x the margin needed on each term; 2^-60 covers underflowing
+/// squares, and nothing is pruned where x^2 < 2^-100 or M > 2^60, where no
+/// square overflows). Lanes not ok in the table have all-zero terms: their
+/// bound is 0, never above. tests/mesh/test_sdf_lower_bound.cpp checks the
+/// bound against the exact (GMP) distance on the kernel oracle's families.
+struct FloatBound8 {
+  simd::F8 all;    ///< the bound squared, as computed
+  simd::F8 reach;  ///< M
+};
+PROX_FORCE_INLINE FloatBound8 float_bound8(const FloatTerms8& t, const simd::F8 (&pl)[3],
+                                           const simd::F8& tau0) {
+  using namespace prox::simd;
+  F8 e[3][3];
+  for (int k = 0; k < 3; ++k)
+    for (int a = 0; a < 3; ++a) e[k][a] = sub8(pl[a], load8(t.c[k][a]));
+  auto dot = [](const F8* u, const F8* v) {
+    return add8(add8(mul8(u[0], v[0]), mul8(u[1], v[1])), mul8(u[2], v[2]));
+  };
+  auto norm1 = [](const F8* u) { return add8(add8(abs8(u[0]), abs8(u[1])), abs8(u[2])); };
+  F8 n[3];
+  for (int a = 0; a < 3; ++a) n[a] = load8(t.n[a]);
+  const F8 h = dot(n, e[0]);
+  const F8 h2 = mul8(h, h);
+  const F8 reach = max8(max8(norm1(e[0]), norm1(e[1])), norm1(e[2]));
+  const F8 tau = add8(tau0, mul8(set8(0x1p-19f), reach));
+  const F8 ntau = sub8(set8(0.0f), tau);
+  F8 dd[3];
+  for (int k = 0; k < 3; ++k) dd[k] = dot(e[k], e[k]);
+  const F8 zero = set8(0.0f);
+  F8 q = zero, nearest = set8(std::numeric_limits<float>::infinity()), clear = zero;
+  for (int k = 0; k < 3; ++k) {
+    F8 m[3], u[3];
+    for (int a = 0; a < 3; ++a) {
+      m[a] = load8(t.m[k][a]);
+      u[a] = load8(t.u[k][a]);
+    }
+    const F8 tk = dot(m, e[k]);
+    const F8 s = max8(tk, zero);
+    const F8 sq = mul8(s, s);
+    q = max8(q, sq);
+    clear = or8(clear, gt8(tk, tau));
+    const F8 sigma = dot(u, e[k]);
+    F8 seg = add8(h2, sq);
+    seg = select8(gt8(sigma, load8(t.len[k])), dd[(k + 1) % 3], seg);
+    seg = select8(lt8(sigma, zero), dd[k], seg);
+    nearest = select8(gt8(tk, ntau), min8(nearest, seg), nearest);
+  }
+  const F8 base = add8(h2, q);
+  return {select8(clear, max8(base, nearest), base), reach};
+}
+/// Lanes whose float bound is above r (see float_bound8): bit per lane.
+PROX_FORCE_INLINE unsigned float_above8(const FloatBound8& b, float r, float k) {
+  using namespace prox::simd;
+  const F8 x = add8(set8(r + k), mul8(set8(0x1p-18f), b.reach));
+  const F8 rhs = mul8(x, x);
+  return movemask8(and8(and8(le8(set8(0x1p-100f), rhs), le8(b.reach, set8(0x1p60f))),
+                        gt8(mul8(b.all, set8(1.0f - 0x1p-18f)), rhs)));
+}
+/// float_above8 for one lane.
+inline bool float_above1(float all, float reach, float r, float k) {
+  const float x = (r + k) + 0x1p-18f * reach;
+  const float rhs = x * x;
+  return rhs >= 0x1p-100f && reach <= 0x1p60f && all * (1.0f - 0x1p-18f) > rhs;
+}
+
+/// Whether slot `lane` of pk cannot be closer to pd than r, by its box and
+/// lower_bound1 in double (the terms computed at this visit).
+template <class T>
+bool double_bound_above(const LeafPack<T>& pk, unsigned lane, const double (&pd)[3], double r) {
+  double l = 0;
+  double dk[3][3];  // corner k minus p, axis a
+  double ed[3][3];  // edge k (corner k to k + 1), axis a
+  for (int a = 0; a < 3; ++a) {
+    const double x0 = double(pk.c[0][a][lane]), x1 = double(pk.c[1][a][lane]),
+                 x2 = double(pk.c[2][a][lane]);
+    ed[0][a] = x1 - x0;
+    ed[1][a] = x2 - x1;
+    ed[2][a] = x0 - x2;
+    const double lo = std::min(x0, std::min(x1, x2));
+    const double hi = std::max(x0, std::max(x1, x2));
+    const double d = std::max(std::max(lo - pd[a], pd[a] - hi), 0.0);
+    l += d * d;
+    dk[0][a] = x0 - pd[a];
+    dk[1][a] = x1 - pd[a];
+    dk[2][a] = x2 - pd[a];
+  }
+  if (l * (1.0 - 0x1p-40) > r * r) return true;
+  return lower_bound1(dk, ed).above(r);
+}
+
 /// The closest point of p: the same answer as MeshIndex<T>::closest_point(p)
 /// (see the file comment). hint: a triangle id whose kernel result bounds the
 /// answer; balls: computed neighbours; scale: S of the file comment (the
@@ -305,7 +426,7 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
                                        std::uint32_t hint, const Vec3<T>& h0, const Vec3<T>& h1,
                                        const Vec3<T>& h2, std::span<const EmptyBall> balls,
                                        double scale, LuneStats* stats = nullptr,
-                                       const TriangleTerms4* terms = nullptr) {
+                                       const FloatBoundTable* table = nullptr) {
   MeshClosestPoint<T> best;
   const ClosestPointTriangleResult<T> hr = detail::closest_point_triangle_tagged<T, Tag>(p, h0, h1, h2);
   best.point = hr.point;
@@ -319,42 +440,74 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
   constexpr double kUp = 1.0 + 0x1p-40, kDown = 1.0 - 0x1p-40;
   auto radius_of = [&](T sq) { return (std::sqrt(double(sq)) + e) * kUp; };
   double big_r = radius_of(best.sq_distance);
+  float big_rf = bvh::float_up(big_r);  // big_r rounded up to float (the float bound's R)
   Cut cuts[kMaxCuts];
   int ncuts = 0;
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  float clip_lo[3] = {-kInf, -kInf, -kInf}, clip_hi[3] = {kInf, kInf, kInf};
   for (const EmptyBall& b : balls) {
-    if (ncuts == kMaxCuts) break;
     const double rho = std::sqrt(b.sq_distance) * kDown - e;
     if (!(rho > 0)) continue;
-    Cut& c = cuts[ncuts];
-    double w2 = 0, w1 = 0;
+    double w[3], w2 = 0, w1 = 0;
     for (int a = 0; a < 3; ++a) {
-      c.w[a] = pd[a] - b.q[a];
-      w2 += c.w[a] * c.w[a];
-      w1 += std::fabs(c.w[a]);
-      c.wf[a] = float(c.w[a]);
-      // The hi row where w_a >= 0, else the lo row (the box's corner farthest along w).
-      c.off[a] = unsigned(c.w[a] >= 0 ? offsetof(bvh::Node8, hi) : offsetof(bvh::Node8, lo)) +
-                 32u * unsigned(a);
+      w[a] = pd[a] - b.q[a];
+      w2 += w[a] * w[a];
+      w1 += std::fabs(w[a]);
     }
+    // (Counted without branches: which axes a neighbour differs along is not
+    // predictable from one ball to the next.)
+    const int nonzero = int(w[0] != 0) + int(w[1] != 0) + int(w[2] != 0);
+    const int axis = w[2] != 0 ? 2 : w[1] != 0 ? 1 : 0;
     if (w2 == 0) continue;
     const double cc = 0.5 * (rho * rho - big_r * big_r - w2);
     // The c of a far neighbour is very negative: it would cut nothing.
     if (!(cc > -big_r * std::sqrt(w2))) continue;
     const double mag = std::fabs(cc) + 0.5 * (rho * rho + big_r * big_r + w2) + w1 * 2 * s;
+    const double lowered = cc - mag * 0x1p-40;
+    if (nonzero == 1) {
+      // A neighbour along an axis (the grid's usual case): the half-space is
+      // x_a >= p_a + c / w_a (w_a > 0) or x_a <= p_a + c / w_a (w_a < 0), a side
+      // of the clip box, tested exactly against the float box bounds. The
+      // threshold's division and sum round by a few 2^-53 of |p_a| + |c / w_a|;
+      // 2^-40 of that is taken off (towards keeping) before rounding to float.
+      const double shift = lowered / w[axis];
+      const double thr = pd[axis] + shift;
+      const double slack = 0x1p-40 * (std::fabs(pd[axis]) + std::fabs(shift));
+      if (w[axis] > 0)
+        clip_lo[axis] = std::max(clip_lo[axis], bvh::float_down(thr - slack));
+      else
+        clip_hi[axis] = std::min(clip_hi[axis], bvh::float_up(thr + slack));
+      continue;
+    }
+    if (ncuts == kMaxCuts) continue;
+    Cut& c = cuts[ncuts];
+    for (int a = 0; a < 3; ++a) {
+      c.w[a] = w[a];
+      c.wf[a] = float(w[a]);
+      // The hi row where w_a >= 0, else the lo row (the box's corner farthest along w).
+      c.off[a] = unsigned(w[a] >= 0 ? offsetof(bvh::Node8, hi) : offsetof(bvh::Node8, lo)) +
+                 32u * unsigned(a);
+    }
     // Float box test: sum_a sel_a wf_a >= c_box, the p . w term moved to the
     // threshold (three subtractions fewer per cut and node); w rounded to
     // float, box corners float (|sel_a| <= s): the sum is off by a few float
     // roundings of sum_a |sel_a| |w_a| <= s w1 (about 2^-21 s w1), p . w (in
     // double) by far less, and c_box is rounded down; the margin 2^-18 (4 s
     // w1 + |cc|) covers both with room.
-    const double pw = (pd[0] * c.w[0] + pd[1] * c.w[1]) + pd[2] * c.w[2];
-    const double loose = cc - mag * 0x1p-40 - 0x1p-18 * (w1 * 4 * s + std::fabs(cc));
+    const double pw = (pd[0] * w[0] + pd[1] * w[1]) + pd[2] * w[2];
+    const double loose = lowered - 0x1p-18 * (w1 * 4 * s + std::fabs(cc));
     c.c_box = bvh::float_down(loose + pw);
     ++ncuts;
   }
   const bvh::PointQuery q(p);
   std::size_t visited = 0, tested = 0;
-  LuneTest test{q, bvh::float_up(big_r * big_r) * bvh::kGrow, cuts, ncuts, &visited};
+  LuneTest test{q,
+                bvh::float_up(big_r * big_r) * bvh::kGrow,
+                cuts,
+                ncuts,
+                &visited,
+                {clip_lo[0], clip_lo[1], clip_lo[2]},
+                {clip_hi[0], clip_hi[1], clip_hi[2]}};
   auto offer = [&](const LeafPack<T>& pk, std::uint32_t slot, unsigned lane) {
     ++tested;
     const ClosestPointTriangleResult<T> r = detail::closest_point_triangle_tagged<T, Tag>(
@@ -370,13 +523,58 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
       best.feature = r.feature;
       if (closer) {
         big_r = radius_of(best.sq_distance);
+        big_rf = bvh::float_up(big_r);
         test.bound = std::min(test.bound, bvh::float_up(big_r * big_r) * bvh::kGrow);
       }
     }
   };
+  if (table != nullptr) {
+    // With the grid's table: a leaf's chunks of 8 slots through the float
+    // bound (float_bound8), on every ISA path; the lanes left, in order, run
+    // the kernel (the bound tested again only once an offer has shrunk R).
+    // Lanes the table could not set (slivers, far corners) take the double
+    // bound instead.
+    const double pl_d[3] = {pd[0] - table->origin[0], pd[1] - table->origin[1],
+                            pd[2] - table->origin[2]};
+    const double reach_p = std::max({std::fabs(pl_d[0]), std::fabs(pl_d[1]), std::fabs(pl_d[2])});
+    const double slack = 0x1p-23 * (table->reach + reach_p);  // A of float_bound8
+    const simd::F8 pl[3] = {simd::set8(float(pl_d[0])), simd::set8(float(pl_d[1])),
+                            simd::set8(float(pl_d[2]))};
+    const simd::F8 tau0 = simd::set8(bvh::float_up(2 * slack + 0x1p-60));
+    const float kf = bvh::float_up(4 * slack + 0x1p-60);
+    auto leaf = [&](std::uint32_t b, std::uint32_t n) {
+      for (std::uint32_t s0 = b; s0 < b + n; s0 += 8) {
+        const FloatTerms8& ft = table->chunk(s0);
+        const std::uint32_t live = std::min(std::uint32_t(8), b + n - s0);
+        const FloatBound8 fb = float_bound8(ft, pl, tau0);
+        const unsigned mask = ~float_above8(fb, big_rf, kf) & ((1u << live) - 1u);
+        if (mask == 0) continue;
+        alignas(32) float all[8], reach[8];
+        simd::store8(all, fb.all);
+        simd::store8(reach, fb.reach);
+        const double r_tested = big_r;
+        for (unsigned m = mask; m != 0; m &= m - 1) {
+          const unsigned lane = unsigned(std::countr_zero(m));
+          const std::uint32_t slot = s0 + lane;
+          const LeafPack<T>& pk = x.pack_of(slot);
+          if ((ft.ok >> lane) & 1u) {
+            if (big_r != r_tested && float_above1(all[lane], reach[lane], big_rf, kf))
+              continue;
+          } else if (double_bound_above(pk, FlatIndex<T>::lane_of(slot), pd, big_r)) {
+            continue;
+          }
+          if (x.prims[slot] == hint) continue;  // best started from its kernel result
+          offer(pk, slot, FlatIndex<T>::lane_of(slot));
+        }
+      }
+      return false;
+    };
+    bvh::traverse(x.nodes, test, leaf);
+  } else {
 #if defined(__AVX2__)
-  // One pack (4 slots) at a time in 4-lane doubles: the same operations, in
-  // the same order, as the scalar path below, for the pack's 4 lanes.
+  // Without a table: one pack (4 slots) at a time in 4-lane doubles, the
+  // terms computed at each visit; the same operations, in the same order, as
+  // the scalar path below, for the pack's 4 lanes.
   const __m256d vpd[3] = {_mm256_set1_pd(pd[0]), _mm256_set1_pd(pd[1]), _mm256_set1_pd(pd[2])};
   auto load4 = [](const T* v) {
     if constexpr (std::is_same_v<T, double>) {
@@ -385,11 +583,7 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
       return _mm256_cvtps_pd(_mm_loadu_ps(v));
     }
   };
-  // with_table: the terms come from the grid's table (a loop-invariant
-  // choice, made once per query: a select inside the leaf cost 4% of the
-  // search's instructions).
-  auto leaf_for = [&](auto with_table) {
-  return [&, with_table](std::uint32_t b, std::uint32_t n) {
+  auto leaf = [&](std::uint32_t b, std::uint32_t n) {
     for (std::uint32_t s0 = b; s0 < b + n; s0 += bvh::kLeafAlign) {
       const LeafPack<T>& pk = x.pack_of(s0);
       const std::uint32_t live = std::min(std::uint32_t(bvh::kLeafAlign), b + n - s0);  // a copy: no odr-use of the global (no weak symbol in the ISA objects)
@@ -414,17 +608,11 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
                           _mm256_cmp_pd(_mm256_mul_pd(l, _mm256_set1_pd(kDown)), r2, _CMP_NGT_UQ))) &
                       ((1u << live) - 1u);
       if (mask == 0) continue;
-      // The triangle's lower bound (lower_bound4). It replaces the cuts on
-      // the triangle's corners that were here: a triangle within R of p has a
-      // point outside every empty ball, so the cuts prune only triangles
-      // farther than R, and the bound prunes nearly all of those for fewer
-      // operations (bunny at 128^3: 3.2 kernel calls a node instead of 13.4).
-      // The triangles' own terms from the grid's table when it has one.
-      LowerBound4 lb;
-      if constexpr (decltype(with_table)::value)
-        lb = lower_bound4(dk, ed, load_terms4(terms[s0 / bvh::kLeafAlign]));
-      else
-        lb = lower_bound4(dk, ed, terms4(ed));
+      // The triangle's lower bound (lower_bound4): a triangle within R of p
+      // has a point outside every empty ball, so cuts on the triangle's
+      // corners would prune only triangles farther than R, and the bound
+      // prunes nearly all of those for fewer operations.
+      const LowerBound4 lb = lower_bound4(dk, ed, terms4(ed));
       mask &= ~lb.above(big_r);
       if (mask == 0) continue;
       alignas(32) double lv[4], lba[4], lbe[4], lbr[4], lbg[4];
@@ -448,38 +636,13 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
     }
     return false;
   };
-  };
-  if (terms)
-    bvh::traverse(x.nodes, test, leaf_for(std::true_type{}));
-  else
-    bvh::traverse(x.nodes, test, leaf_for(std::false_type{}));
+  bvh::traverse(x.nodes, test, leaf);
 #else
   auto leaf = [&](std::uint32_t b, std::uint32_t n) {
     for (std::uint32_t slot = b; slot < b + n; ++slot) {
       const LeafPack<T>& pk = x.pack_of(slot);
       const unsigned lane = FlatIndex<T>::lane_of(slot);
-      // Box of the triangle against the current radius.
-      double l = 0;
-      double dk[3][3];  // corner k minus p, axis a
-      double ed[3][3];  // edge k (corner k to k + 1), axis a
-      for (int a = 0; a < 3; ++a) {
-        const double x0 = double(pk.c[0][a][lane]), x1 = double(pk.c[1][a][lane]),
-                     x2 = double(pk.c[2][a][lane]);
-        ed[0][a] = x1 - x0;
-        ed[1][a] = x2 - x1;
-        ed[2][a] = x0 - x2;
-        const double lo = std::min(x0, std::min(x1, x2));
-        const double hi = std::max(x0, std::max(x1, x2));
-        const double d = std::max(std::max(lo - pd[a], pd[a] - hi), 0.0);
-        l += d * d;
-        dk[0][a] = x0 - pd[a];
-        dk[1][a] = x1 - pd[a];
-        dk[2][a] = x2 - pd[a];
-      }
-      if (l * kDown > big_r * big_r) continue;
-      const TriangleTerms tt =
-          terms ? lane_terms(terms[slot / bvh::kLeafAlign], lane) : triangle_terms(ed);
-      if (lower_bound1(dk, ed, tt).above(big_r)) continue;  // as the AVX2 path above
+      if (double_bound_above(pk, lane, pd, big_r)) continue;  // as the AVX2 path above
       if (x.prims[slot] == hint) continue;
       offer(pk, slot, lane);
     }
@@ -487,6 +650,7 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
   };
   bvh::traverse(x.nodes, test, leaf);
 #endif
+  }
   if (stats) {
     ++stats->queries;
     stats->nodes_visited += visited;
