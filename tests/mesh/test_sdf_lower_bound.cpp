@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "kernels/closest_point_oracle.hpp"
 #include "prox/mesh/sdf_grid_lune_impl.hpp"
@@ -60,30 +61,45 @@ sdf_detail::LowerBound1 bound_of(const Vec3d& p, const Vec3d& a, const Vec3d& b,
   return sdf_detail::lower_bound1(dk, ed);
 }
 
+// n cases of one family of the kernel oracle, each at the oracle's float
+// corners and moved 1e5 away (exact: the corners are floats), with r_up.
+struct OracleCase {
+  std::int64_t i;
+  double shift;
+  Vec3d p, a, b, c;
+  double r_up;
+};
+std::vector<OracleCase> oracle_cases(test::CpFamily family, std::uint64_t seed, std::int64_t n) {
+  std::vector<OracleCase> out;
+  test::Rng rng(seed);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const test::TriCase k = test::draw_case(rng, family);
+    for (const double shift : {0.0, 1e5}) {
+      const Vec3d o{shift, -2 * shift, 3 * shift};
+      OracleCase e{i, shift, test::to_d(k.p) + o, test::to_d(k.a) + o, test::to_d(k.b) + o,
+                   test::to_d(k.c) + o, 0.0};
+      e.r_up = root_up(closest_point_triangle(q_of(e.p), q_of(e.a), q_of(e.b), q_of(e.c)).sq_distance);
+      out.push_back(e);
+    }
+  }
+  return out;
+}
+
 TEST(SdfLowerBound, NeverAboveTheExactDistance) {
   using test::CpFamily;
   const std::int64_t n = test::scaled_count(4000, 300);
   for (int f = 0; f <= int(CpFamily::far); ++f) {
     const auto family = CpFamily(f);
     SCOPED_TRACE(test::to_string(family));
-    test::Rng rng(1234567ULL + std::uint64_t(f));
     std::int64_t tight = 0, tight_cases = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-      const test::TriCase k = test::draw_case(rng, family);
-      for (const double shift : {0.0, 1e5}) {
-        const Vec3d o{shift, -2 * shift, 3 * shift};  // exact: the corners are floats
-        const Vec3d p = test::to_d(k.p) + o, a = test::to_d(k.a) + o, b = test::to_d(k.b) + o,
-                    c = test::to_d(k.c) + o;
-        const auto ex = closest_point_triangle(q_of(p), q_of(a), q_of(b), q_of(c));
-        const double r_up = root_up(ex.sq_distance);
-        const sdf_detail::LowerBound1 lb = bound_of(p, a, b, c);
-        ASSERT_FALSE(lb.above(r_up)) << "case " << i << " shift " << shift << ": exact distance "
-                                     << r_up << ", bound " << lb.distance();
-        const bool region = family >= CpFamily::e01 && family <= CpFamily::face;
-        if (region && shift == 0) {
-          ++tight_cases;
-          tight += lb.above(r_up * (1 - 1e-6));
-        }
+    for (const OracleCase& e : oracle_cases(family, 1234567ULL + std::uint64_t(f), n)) {
+      const sdf_detail::LowerBound1 lb = bound_of(e.p, e.a, e.b, e.c);
+      ASSERT_FALSE(lb.above(e.r_up)) << "case " << e.i << " shift " << e.shift
+                                     << ": exact distance " << e.r_up << ", bound " << lb.distance();
+      const bool region = family >= CpFamily::e01 && family <= CpFamily::face;
+      if (region && e.shift == 0) {
+        ++tight_cases;
+        tight += lb.above(e.r_up * (1 - 1e-6));
       }
     }
     if (tight_cases > 0) {
@@ -128,33 +144,24 @@ TEST(SdfLowerBound, FloatBoundNeverAboveTheExactDistance) {
   for (int f = 0; f <= int(CpFamily::far); ++f) {
     const auto family = CpFamily(f);
     SCOPED_TRACE(test::to_string(family));
-    test::Rng rng(7654321ULL + std::uint64_t(f));
     std::int64_t tight = 0, tight_cases = 0, ok = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-      const test::TriCase k = test::draw_case(rng, family);
-      for (const double shift : {0.0, 1e5}) {
-        const Vec3d o{shift, -2 * shift, 3 * shift};  // exact: the corners are floats
-        const Vec3d p = test::to_d(k.p) + o, a = test::to_d(k.a) + o, b = test::to_d(k.b) + o,
-                    c = test::to_d(k.c) + o;
-        const auto ex = closest_point_triangle(q_of(p), q_of(a), q_of(b), q_of(c));
-        const double r_up = root_up(ex.sq_distance);
-        // The table's origin: at the triangle's first corner (as the grid's,
-        // within the mesh box), and 1e5 away from the triangle.
-        for (const Vec3d& origin : {a, Vec3d{o[0] - 1e5, o[1] + 1e5, o[2]}}) {
-          const FloatCase fc = float_bound_of(p, a, b, c, origin, r_up);
-          ok += fc.ok;
-          const bool above = sdf_detail::float_above1(fc.all, fc.reach, bvh::float_up(r_up), fc.k);
-          ASSERT_FALSE(above) << "case " << i << " shift " << shift << ": exact distance " << r_up
-                              << ", float bound " << std::sqrt(double(fc.all));
-          ASSERT_EQ(fc.vector_above, unsigned(above)) << "case " << i;
-        }
-        const bool region = family >= CpFamily::e01 && family <= CpFamily::face;
-        if (region && shift == 0) {
-          const double r = r_up * (1 - 1e-4);
-          const FloatCase fc = float_bound_of(p, a, b, c, a, r);
-          ++tight_cases;
-          tight += sdf_detail::float_above1(fc.all, fc.reach, bvh::float_up(r), fc.k);
-        }
+    for (const OracleCase& e : oracle_cases(family, 7654321ULL + std::uint64_t(f), n)) {
+      // The table's origin: at the triangle's first corner (as the grid's,
+      // within the mesh box), and 1e5 away from the triangle.
+      for (const Vec3d& origin : {e.a, Vec3d{e.a[0] - 1e5, e.a[1] + 1e5, e.a[2]}}) {
+        const FloatCase fc = float_bound_of(e.p, e.a, e.b, e.c, origin, e.r_up);
+        ok += fc.ok;
+        const bool above = sdf_detail::float_above1(fc.all, fc.reach, bvh::float_up(e.r_up), fc.k);
+        ASSERT_FALSE(above) << "case " << e.i << " shift " << e.shift << ": exact distance "
+                            << e.r_up << ", float bound " << std::sqrt(double(fc.all));
+        ASSERT_EQ(fc.vector_above, unsigned(above)) << "case " << e.i;
+      }
+      const bool region = family >= CpFamily::e01 && family <= CpFamily::face;
+      if (region && e.shift == 0) {
+        const double r = e.r_up * (1 - 1e-4);
+        const FloatCase fc = float_bound_of(e.p, e.a, e.b, e.c, e.a, r);
+        ++tight_cases;
+        tight += sdf_detail::float_above1(fc.all, fc.reach, bvh::float_up(r), fc.k);
       }
     }
     if (tight_cases > 0) {
