@@ -129,19 +129,12 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
                   const Vec3<T> q = at(ii, jj, kk);
                   balls.push_back({Vec3d{double(q[0]), double(q[1]), double(q[2])}, n.sq});
                 };
+                // The computed neighbours along an axis (the search's clip
+                // box; diagonal ones cost more than they cut, stop 38).
                 if (i > 0) add(plane[j * nx + i - 1], i - 1, j, k);
                 if (j > 0) add(plane[(j - 1) * nx + i], i, j - 1, k);
-                if (j > 0 && i + 1 < nx) add(plane[(j - 1) * nx + i + 1], i + 1, j - 1, k);
-                if (below) {
-                  add(below[j * nx + i], i, j, kb);
-                  if (i + 1 < nx) add(below[j * nx + i + 1], i + 1, j, kb);
-                  if (j + 1 < ny) add(below[(j + 1) * nx + i], i, j + 1, kb);
-                }
-                if (above) {
-                  add(above[j * nx + i], i, j, ka);
-                  if (i > 0) add(above[j * nx + i - 1], i - 1, j, ka);
-                  if (j > 0) add(above[(j - 1) * nx + i], i, j - 1, ka);
-                }
+                if (below) add(below[j * nx + i], i, j, kb);
+                if (above) add(above[j * nx + i], i, j, ka);
                 cp = sdf_detail::lune_closest_point_isa(sm.index().layout(), p,
                                                     std::uint32_t(from->triangle), c0, c1, c2,
                                                     balls, scale, &slab_stats[slab], table_ptr);

@@ -24,9 +24,6 @@ struct EmptyBall {
   double sq_distance;
 };
 
-/// At most this many neighbours' half-spaces per node.
-inline constexpr int kMaxCuts = 8;
-
 /// Statistics (for measurements and tests).
 struct LuneStats {
   std::size_t queries = 0, nodes_visited = 0, triangles_tested = 0;
