@@ -49,6 +49,7 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
   std::vector<std::size_t> unsure(nz, 0), evaluated(nz, 0);
   struct Node {
     std::int32_t triangle;  // the closest triangle (-1: band miss)
+    std::uint32_t slot;     // its slot in the index's layout (bvh::kInvalid: not known)
     double lower;  // |d| (exact) or a lower bound (band miss)
     double sq;     // the computed squared distance (exact nodes)
     bool exact;    // lower is the exact distance
@@ -87,6 +88,10 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
                                             options.batch.threads);
   }
   const sdf_detail::FloatBoundTable* table_ptr = table.empty() ? nullptr : &table;
+  const auto layout = [&] {
+    if constexpr (kLune) return sm.index().layout();
+    else return 0;
+  }();
   BatchOptions per_slab = options.batch;
   per_slab.grain = 1;
   batch_for_each(slabs, per_slab, [&](std::size_t slab) {
@@ -114,11 +119,19 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
           }
           MeshClosestPoint<T> cp;
           bool done = false;
+          std::uint32_t found_slot = bvh::kInvalid;
           if constexpr (kLune) {
             if (options.lune && from && from->exact) {
+              // The hint's corners from its leaf pack when its slot is known
+              // (the previous search just read it: in cache, where the mesh's
+              // vertex array is not).
               const auto& mesh = sm.index().mesh();
               const auto t = std::size_t(from->triangle);
-              const Vec3<T> c0 = mesh.corner(t, 0), c1 = mesh.corner(t, 1), c2 = mesh.corner(t, 2);
+              std::uint32_t slot = from->slot;
+              const bool packed = slot != bvh::kInvalid;
+              const Vec3<T> c0 = packed ? layout.corner(slot, 0) : mesh.corner(t, 0),
+                            c1 = packed ? layout.corner(slot, 1) : mesh.corner(t, 1),
+                            c2 = packed ? layout.corner(slot, 2) : mesh.corner(t, 2);
               // (The hint's kernel runs again in the search: only a band needs it here.)
               if (!banded ||
                   std::sqrt(double(closest_point_triangle(p, c0, c1, c2).sq_distance)) * kWiden <=
@@ -135,9 +148,10 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
                 if (j > 0) add(plane[(j - 1) * nx + i], i, j - 1, k);
                 if (below) add(below[j * nx + i], i, j, kb);
                 if (above) add(above[j * nx + i], i, j, ka);
-                cp = sdf_detail::lune_closest_point_isa(sm.index().layout(), p,
-                                                    std::uint32_t(from->triangle), c0, c1, c2,
-                                                    balls, scale, &slab_stats[slab], table_ptr);
+                cp = sdf_detail::lune_closest_point_isa(layout, p, std::uint32_t(from->triangle),
+                                                        c0, c1, c2, balls, scale,
+                                                        &slab_stats[slab], table_ptr, &slot);
+                found_slot = slot;
                 done = true;
               }
             }
@@ -168,11 +182,13 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
             n.sq = double(cp.sq_distance);
             n.exact = true;
             n.triangle = cp.triangle;
+            n.slot = found_slot;
           } else {
             n.lower = band;
             n.sq = 0;
             n.exact = false;
             n.triangle = -1;
+            n.slot = bvh::kInvalid;
           }
           if (propagate) {
             n.inside = from->inside;

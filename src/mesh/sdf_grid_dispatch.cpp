@@ -45,15 +45,17 @@ MeshClosestPoint<float> lune_closest_point_isa(const FlatIndex<float>& x, const 
                                                std::uint32_t hint, const Vec3<float>& h0,
                                                const Vec3<float>& h1, const Vec3<float>& h2,
                                                std::span<const EmptyBall> balls, double scale,
-                                               LuneStats* stats, const FloatBoundTable* table) {
-  return path().f(x, p, hint, h0, h1, h2, balls, scale, stats, table);
+                                               LuneStats* stats, const FloatBoundTable* table,
+                                               std::uint32_t* slot) {
+  return path().f(x, p, hint, h0, h1, h2, balls, scale, stats, table, slot);
 }
 MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, const Vec3<double>& p,
                                                 std::uint32_t hint, const Vec3<double>& h0,
                                                 const Vec3<double>& h1, const Vec3<double>& h2,
                                                 std::span<const EmptyBall> balls, double scale,
-                                                LuneStats* stats, const FloatBoundTable* table) {
-  return path().d(x, p, hint, h0, h1, h2, balls, scale, stats, table);
+                                                LuneStats* stats, const FloatBoundTable* table,
+                                               std::uint32_t* slot) {
+  return path().d(x, p, hint, h0, h1, h2, balls, scale, stats, table, slot);
 }
 
 template <class T>

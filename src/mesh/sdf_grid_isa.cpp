@@ -18,9 +18,10 @@ PROX_FLATTEN MeshClosestPoint<T> lune_entry(const FlatIndex<T>& x, const Vec3<T>
                                             std::uint32_t hint, const Vec3<T>& h0,
                                             const Vec3<T>& h1, const Vec3<T>& h2,
                                             std::span<const EmptyBall> balls, double scale,
-                                            LuneStats* stats, const FloatBoundTable* table) {
+                                            LuneStats* stats, const FloatBoundTable* table,
+                                            std::uint32_t* slot) {
   return lune_closest_point<T, detail::IsaTag>(x, p, hint, h0, h1, h2, balls, scale, stats,
-                                               table);
+                                               table, slot);
 }
 
 constexpr LuneTable kTable{&lune_entry<float>, &lune_entry<double>};

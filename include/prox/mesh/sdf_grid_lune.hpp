@@ -42,11 +42,13 @@ MeshClosestPoint<float> lune_closest_point_isa(const FlatIndex<float>& x, const 
                                                const Vec3<float>& h1, const Vec3<float>& h2,
                                                std::span<const EmptyBall> balls, double scale,
                                                LuneStats* stats = nullptr,
-                                               const FloatBoundTable* table = nullptr);
+                                               const FloatBoundTable* table = nullptr,
+                                               std::uint32_t* slot = nullptr);
 MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, const Vec3<double>& p,
                                                 std::uint32_t hint, const Vec3<double>& h0,
                                                 const Vec3<double>& h1, const Vec3<double>& h2,
                                                 std::span<const EmptyBall> balls, double scale,
                                                 LuneStats* stats = nullptr,
-                                                const FloatBoundTable* table = nullptr);
+                                                const FloatBoundTable* table = nullptr,
+                                               std::uint32_t* slot = nullptr);
 }  // namespace prox::sdf_detail

@@ -401,14 +401,18 @@ bool double_bound_above(const LeafPack<T>& pk, unsigned lane, const double (&pd)
 /// The closest point of p: the same answer as MeshIndex<T>::closest_point(p)
 /// (see the file comment). hint: a triangle id whose kernel result bounds the
 /// answer; balls: computed neighbours; scale: S of the file comment (the
-/// caller's, for the mesh box; p's magnitude is added here).
+/// caller's, for the mesh box; p's magnitude is added here); io_slot, if given:
+/// in, the hint's slot (or bvh::kInvalid), out, the answer's slot (kInvalid
+/// where the hint stayed the answer and its slot was not known).
 template <class T, class Tag = void>
 MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
                                        std::uint32_t hint, const Vec3<T>& h0, const Vec3<T>& h1,
                                        const Vec3<T>& h2, std::span<const EmptyBall> balls,
                                        double scale, LuneStats* stats = nullptr,
-                                       const FloatBoundTable* table = nullptr) {
+                                       const FloatBoundTable* table = nullptr,
+                                       std::uint32_t* io_slot = nullptr) {
   MeshClosestPoint<T> best;
+  std::uint32_t best_slot = io_slot ? *io_slot : bvh::kInvalid;
   const ClosestPointTriangleResult<T> hr = detail::closest_point_triangle_tagged<T, Tag>(p, h0, h1, h2);
   best.point = hr.point;
   best.sq_distance = hr.sq_distance;
@@ -462,14 +466,15 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
                 &visited,
                 {clip_lo[0], clip_lo[1], clip_lo[2]},
                 {clip_hi[0], clip_hi[1], clip_hi[2]}};
-  auto offer = [&](const LeafPack<T>& pk, std::uint32_t slot, unsigned lane) {
+  auto offer = [&](const LeafPack<T>& pk, std::uint32_t s_offer, unsigned lane) {
     ++tested;
     const ClosestPointTriangleResult<T> r = detail::closest_point_triangle_tagged<T, Tag>(
         p, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
-    const std::int32_t id = std::int32_t(x.prims[slot]);
+    const std::int32_t id = std::int32_t(x.prims[s_offer]);
     if (r.sq_distance < best.sq_distance ||
         (r.sq_distance == best.sq_distance && id < best.triangle)) {
       const bool closer = r.sq_distance < best.sq_distance;
+      best_slot = s_offer;
       best.point = r.point;
       best.sq_distance = r.sq_distance;
       best.triangle = id;
@@ -610,6 +615,7 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
     stats->nodes_visited += visited;
     stats->triangles_tested += tested;
   }
+  if (io_slot) *io_slot = best_slot;
   return best;
 }
 
