@@ -295,6 +295,26 @@ struct Walk {
           cur = e;
           return true;
         }
+        if constexpr (requires { Test::kUnordered; }) {
+          // Several, for a test that needs only the nearest child first (its
+          // bound rarely shrinks after the first leaves): the nearest entered
+          // now (the lowest lane among equal keys), the others onto the stack
+          // in lane order, unsorted.
+          static_assert(Test::kUnordered);
+          StackEntry* kids = stack + top;
+          int nk = 0;
+          StackEntry near = e;
+          for (unsigned m = mask; m != 0; m &= m - 1) {
+            const int c = std::countr_zero(m);
+            const StackEntry o{n.child[c], entry_count(test, n, c), key[c]};
+            const bool closer = o.key < near.key;
+            kids[nk++] = closer ? near : o;
+            near = closer ? o : near;
+          }
+          top += nk;
+          cur = near;
+          return true;
+        }
         // Several: straight onto the stack, keys descending so that the
         // nearest ends on top (equal keys in lane order, the later higher).
         // Each child's place is the number of entered children with a larger

@@ -71,6 +71,11 @@ inline namespace PROX_ISA_NAMESPACE {
 /// Node test: box lower bound against the current bound, and the clip box
 /// (the half-spaces of neighbours along an axis).
 struct LuneTest {
+  /// The walk needs no nearest-first order: R starts at the hint's distance,
+  /// usually the answer.
+  static constexpr bool kUnordered = true;
+  /// Empty boxes (lo = +inf, hi = -inf) have an infinite box distance.
+  static constexpr bool kCullsEmptyBoxes = true;
   const bvh::PointQuery& q;
   float bound;
   std::size_t* visited;
