@@ -74,8 +74,6 @@ struct LuneTest {
   /// The walk needs no nearest-first order: R starts at the hint's distance,
   /// usually the answer.
   static constexpr bool kUnordered = true;
-  /// Empty boxes (lo = +inf, hi = -inf) have an infinite box distance.
-  static constexpr bool kCullsEmptyBoxes = true;
   const bvh::PointQuery& q;
   float bound;
   std::size_t* visited;
