@@ -54,7 +54,7 @@ MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, cons
                                                 const Vec3<double>& h1, const Vec3<double>& h2,
                                                 std::span<const EmptyBall> balls, double scale,
                                                 LuneStats* stats, const FloatBoundTable* table,
-                                               std::uint32_t* slot) {
+                                                std::uint32_t* slot) {
   return path().d(x, p, hint, h0, h1, h2, balls, scale, stats, table, slot);
 }
 

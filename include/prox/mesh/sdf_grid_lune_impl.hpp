@@ -310,8 +310,9 @@ PROX_FORCE_INLINE LowerBound4 lower_bound4(const __m256d (&dk)[3][3], const __m2
 ///    relative 2^-22 at most.
 /// So sqrt(all) <= (d + 2.5 A + 2^-20 M)(1 + 2^-22), d the exact distance, and
 /// a lane is above r (r >= 0, a float rounded up) when
-///   all (1 - 2^-17) > x^2,  x = (r + k) + 2^-17 M,  k = 8A + 2^-60
-/// (about 4x the margin needed on each term; 2^-60 covers underflowing
+///   all (1 - 2^-18) > x^2,  x = (r + k) + 2^-18 M,  k = 4A + 2^-60
+/// (1.6x the margin needed on A, 4x on M and on the relative terms, which
+/// also absorb rounding x and the product; 2^-60 covers underflowing
 /// squares, and nothing is pruned where x^2 < 2^-100 or M > 2^60, where no
 /// square overflows). Lanes not ok in the table have all-zero terms: their
 /// bound is 0, never above. tests/mesh/test_sdf_lower_bound.cpp checks the
