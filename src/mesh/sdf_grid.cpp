@@ -106,13 +106,26 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
     // empty balls cut the search.
     auto do_plane = [&](std::size_t k, Node* plane, const Node* below, std::size_t kb,
                         const Node* above, std::size_t ka) {
-      for (std::size_t j = 0; j < ny; ++j) {
+      // Rows in the order 0, 2, 4, ..., then 1, 3, 5, ...: an odd row has
+      // computed rows on both sides (two sides of the clip box along y), an
+      // even one the row two below. Against rows in order: 7% fewer node
+      // visits, 10% fewer leaf chunks, the same kernel calls, 2.5% fewer
+      // instructions, about 1% less time (stop 39). The
+      // hint stays the node before in the row (one spacing away: a hint two
+      // away, as in columns interleaved the same way, costs 16% more kernel
+      // calls). The values do not depend on the order.
+      const std::size_t even_rows = (ny + 1) / 2;
+      for (std::size_t row = 0; row < ny; ++row) {
+        const std::size_t j = row < even_rows ? 2 * row : 2 * (row - even_rows) + 1;
+        const bool odd = (j & 1) != 0;
+        const std::size_t down = odd ? 1 : 2;  // the computed row below: j - down
+        const bool up = odd && j + 1 < ny;     // row j + 1 computed too
         for (std::size_t i = 0; i < nx; ++i) {
           const Vec3<T> p = at(i, j, k);
-          const Node* from = i > 0 ? &plane[j * nx + i - 1] : j > 0 ? &plane[(j - 1) * nx] : nullptr;
+          const Node* from = i > 0 ? &plane[j * nx + i - 1] : j >= down ? &plane[(j - down) * nx] : nullptr;
           double step = 0;
           if (from) {
-            const Vec3<T> q = i > 0 ? at(i - 1, j, k) : at(0, j - 1, k);
+            const Vec3<T> q = i > 0 ? at(i - 1, j, k) : at(0, j - down, k);
             const Vec3d dv{double(p[0]) - double(q[0]), double(p[1]) - double(q[1]),
                            double(p[2]) - double(q[2])};
             step = std::sqrt(squared_norm(dv)) * kWiden;
@@ -145,7 +158,8 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
                 // The computed neighbours along an axis (the search's clip
                 // box; diagonal ones cost more than they cut, stop 38).
                 if (i > 0) add(plane[j * nx + i - 1], i - 1, j, k);
-                if (j > 0) add(plane[(j - 1) * nx + i], i, j - 1, k);
+                if (j >= down) add(plane[(j - down) * nx + i], i, j - down, k);
+                if (up) add(plane[(j + 1) * nx + i], i, j + 1, k);
                 if (below) add(below[j * nx + i], i, j, kb);
                 if (above) add(above[j * nx + i], i, j, ka);
                 cp = sdf_detail::lune_closest_point_isa(layout, p, std::uint32_t(from->triangle),
