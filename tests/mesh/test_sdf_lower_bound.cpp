@@ -19,7 +19,9 @@
 // distance, with the table's origin at the triangle (the grid's case: the
 // origin is the mesh box's centre) and 1e5 away from it (a large A term), and
 // within 1e-4 of the exact distance in the face and edge regions of
-// non-degenerate triangles; its 8-lane test equals its one-lane test.
+// non-degenerate triangles; its 8-lane test equals its one-lane test. The
+// float bound is checked on every ISA path the CPU runs too (the grid's
+// search fuses its products where the path has FMA).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "kernels/closest_point_oracle.hpp"
+#include "prox/mesh/isa.hpp"
 #include "prox/mesh/sdf_grid_lune_impl.hpp"
 #include "support/scale.hpp"
 
@@ -112,6 +115,15 @@ struct FloatCase {
   float all, reach, k;
   unsigned vector_above;  // float_above8's bit for lane 0 at r
   bool ok;
+  // The same lane on each ISA path the CPU runs, as the grid's search
+  // computes it (float_bound8_isa: fused multiply-adds on the AVX2 and
+  // AVX-512 paths, so the bound may differ in its last bits).
+  struct Path {
+    Isa isa;
+    float all, reach;
+    unsigned above;
+  };
+  std::vector<Path> paths;
 };
 
 // Lane 0 of a table chunk holding triangle (a, b, c), origin o; the bound at p.
@@ -135,7 +147,18 @@ FloatCase float_bound_of(const Vec3d& p, const Vec3d& a, const Vec3d& b, const V
   alignas(32) float all[8], rch[8];
   simd::store8(all, fb.all);
   simd::store8(rch, fb.reach);
-  return {all[0], rch[0], kf, sdf_detail::float_above8(fb, bvh::float_up(r), kf) & 1u, ok};
+  FloatCase out{all[0], rch[0], kf, sdf_detail::float_above8(fb, bvh::float_up(r), kf) & 1u, ok,
+                {}};
+  const float pf[3] = {float(p[0] - o[0]), float(p[1] - o[1]), float(p[2] - o[2])};
+  const Isa active = active_isa();
+  for (const Isa isa : available_isas()) {
+    set_isa(isa);
+    const sdf_detail::FloatBoundLanes l = sdf_detail::float_bound8_isa(
+        t, pf, bvh::float_up(2 * slack + 0x1p-60), bvh::float_up(r), kf);
+    out.paths.push_back({isa, l.all[0], l.reach[0], l.above & 1u});
+  }
+  set_isa(active);
+  return out;
 }
 
 TEST(SdfLowerBound, FloatBoundNeverAboveTheExactDistance) {
@@ -155,6 +178,14 @@ TEST(SdfLowerBound, FloatBoundNeverAboveTheExactDistance) {
         ASSERT_FALSE(above) << "case " << e.i << " shift " << e.shift << ": exact distance "
                             << e.r_up << ", float bound " << std::sqrt(double(fc.all));
         ASSERT_EQ(fc.vector_above, unsigned(above)) << "case " << e.i;
+        for (const FloatCase::Path& path : fc.paths) {
+          const bool path_above =
+              sdf_detail::float_above1(path.all, path.reach, bvh::float_up(e.r_up), fc.k);
+          ASSERT_FALSE(path_above) << isa_name(path.isa) << " case " << e.i << " shift "
+                                   << e.shift << ": exact distance " << e.r_up
+                                   << ", float bound " << std::sqrt(double(path.all));
+          ASSERT_EQ(path.above, unsigned(path_above)) << isa_name(path.isa) << " case " << e.i;
+        }
       }
       const bool region = family >= CpFamily::e01 && family <= CpFamily::face;
       if (region && e.shift == 0) {

@@ -5,6 +5,7 @@
 // Every operation has the same IEEE result on every representation, including
 // NaN: max_(a, b) and min_(a, b) return b when either is NaN (maxps/minps),
 // compares are false on NaN. So a node test gives the same lanes on every ISA.
+// (One exception, named as such: mul_add8_bound, fused where the ISA has FMA.)
 // Everything here is in the ISA's inline namespace (no shared symbols).
 #pragma once
 
@@ -104,6 +105,18 @@ PROX_F8_BINARY(max8, _mm256_max_ps, _mm_max_ps, a > b ? a : b)
 /// l < r ? l : r (r when either is NaN).
 PROX_F8_BINARY(min8, _mm256_min_ps, _mm_min_ps, a < b ? a : b)
 #undef PROX_F8_BINARY
+
+/// a * b + c, fused (one rounding) where the ISA has FMA (the AVX2 and
+/// AVX-512 paths), a product and a sum elsewhere: the one operation here whose
+/// result differs by ISA. Only for bounds whose margins cover two roundings
+/// (a filter's decisions may then differ by path, never an answer).
+PROX_FORCE_INLINE F8 mul_add8_bound(const F8& a, const F8& b, const F8& c) {
+#if defined(PROX_SIMD_AVX2)
+  return F8{_mm256_fmadd_ps(a.v, b.v, c.v)};
+#else
+  return add8(mul8(a, b), c);
+#endif
+}
 
 /// |f| (sign bit cleared).
 PROX_FORCE_INLINE F8 abs8(const F8& f) {

@@ -17,6 +17,7 @@ namespace prox::sdf_detail {
 
 
 struct FloatBoundTable;  // prox/mesh/sdf_grid_bounds.hpp
+struct FloatTerms8;      // prox/mesh/sdf_grid_bounds.hpp
 
 /// An empty ball of a computed neighbour: node q, its computed squared distance.
 struct EmptyBall {
@@ -51,4 +52,17 @@ MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, cons
                                                 LuneStats* stats = nullptr,
                                                 const FloatBoundTable* table = nullptr,
                                                std::uint32_t* slot = nullptr);
+/// float_bound8 (prox/mesh/sdf_grid_lune_impl.hpp) of a chunk's 8 lanes at p
+/// (relative to the table's origin), on the ISA path the engine runs, as the
+/// grid's search computes it (fused multiply-adds where the path has FMA):
+/// each lane's bound squared and reach, and float_above8's mask at r with
+/// margin k. For tests, which check every path against the exact distance.
+struct FloatBoundLanes {
+  alignas(32) float all[8];
+  alignas(32) float reach[8];
+  unsigned above;
+};
+FloatBoundLanes float_bound8_isa(const FloatTerms8& t, const float (&p)[3], float tau0, float r,
+                                 float k);
+
 }  // namespace prox::sdf_detail

@@ -299,8 +299,8 @@ PROX_FORCE_INLINE LowerBound4 lower_bound4(const __m256d (&dk)[3][3], const __m2
 ///  - n, m_k, u_k are within 2^-23.9 of the exact unit vectors (one rounding
 ///    to float of a double within 2^-30 of it: set_float_lane's condition),
 ///    len_k within 2^-24 len_k <= 2^-23 M;
-///  - so h, t_k, sigma_k (a dot product: 3 roundings of terms summing to at
-///    most |e| |unit|) are within eps1 = A + 2^-21 M of their exact values;
+///  - so h, t_k, sigma_k (a dot product: 3 roundings, 2 where the path
+///    fuses them (mul_add8_bound), of terms summing to at most |e| |unit|) are within eps1 = A + 2^-21 M of their exact values;
 ///    tau = 2A + 2^-19 M + 2^-60 exceeds eps1, so t_k > tau implies the exact
 ///    t_k > 0, and an edge with exact t_k > 0 has t_k > -tau (the argument of
 ///    lower_bound1 then holds with the computed decisions);
@@ -327,8 +327,11 @@ PROX_FORCE_INLINE FloatBound8 float_bound8(const FloatTerms8& t, const simd::F8 
   F8 e[3][3];
   for (int k = 0; k < 3; ++k)
     for (int a = 0; a < 3; ++a) e[k][a] = sub8(pl[a], load8(t.c[k][a]));
+  // Fused where the path has FMA (one rounding fewer a step: the margins
+  // below hold for either; the bound may differ by path in its last bits,
+  // so may which lanes reach the kernel, never the answer).
   auto dot = [](const F8* u, const F8* v) {
-    return add8(add8(mul8(u[0], v[0]), mul8(u[1], v[1])), mul8(u[2], v[2]));
+    return mul_add8_bound(u[2], v[2], mul_add8_bound(u[1], v[1], mul8(u[0], v[0])));
   };
   auto norm1 = [](const F8* u) { return add8(add8(abs8(u[0]), abs8(u[1])), abs8(u[2])); };
   F8 n[3];
@@ -433,19 +436,16 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
   constexpr float kInf = std::numeric_limits<float>::infinity();
   float clip_lo[3] = {-kInf, -kInf, -kInf}, clip_hi[3] = {kInf, kInf, kInf};
   for (const EmptyBall& b : balls) {
-    const double rho = std::sqrt(b.sq_distance) * kDown - e;
-    if (!(rho > 0)) continue;
-    double w[3], w2 = 0, w1 = 0;
-    for (int a = 0; a < 3; ++a) {
-      w[a] = pd[a] - b.q[a];
-      w2 += w[a] * w[a];
-      w1 += std::fabs(w[a]);
-    }
+    const double w[3] = {pd[0] - b.q[0], pd[1] - b.q[1], pd[2] - b.q[2]};
     // Only a neighbour along an axis cuts (see the file comment): the
     // half-space of any other is left out, which only prunes less.
-    const int nonzero = int(w[0] != 0) + int(w[1] != 0) + int(w[2] != 0);
-    if (nonzero != 1) continue;
-    const int axis = w[2] != 0 ? 2 : w[1] != 0 ? 1 : 0;
+    const unsigned along =
+        unsigned(w[0] != 0) | unsigned(w[1] != 0) << 1 | unsigned(w[2] != 0) << 2;
+    if (!std::has_single_bit(along)) continue;
+    const int axis = std::countr_zero(along);
+    const double rho = std::sqrt(b.sq_distance) * kDown - e;
+    if (!(rho > 0)) continue;
+    const double w1 = std::fabs(w[axis]), w2 = w[axis] * w[axis];  // |w|_1, |w|^2
     const double cc = 0.5 * (rho * rho - big_r * big_r - w2);
     // The c of a far neighbour is very negative: it would cut nothing.
     if (!(cc > -big_r * w1)) continue;
