@@ -85,6 +85,24 @@ TEST(SdfGrid, Layout) {
   EXPECT_THROW(grid_over_box(Box3<double>::empty(), 0.1, 10), std::invalid_argument);
 }
 
+// The node order's edge cases (sdf_grid.cpp: rows even then odd in bands of
+// 8 rows, planes k + 2 before k + 1): one and two rows, a band and a row
+// more or less, one and two planes, odd plane counts; every node against the
+// independent query, at 1, 2 and 7 threads (expect_grid_exact).
+TEST(SdfGrid, EveryNodeOrderEdgeIsExact) {
+  const auto m = test::cgal_mesh("elephant.off");
+  const MeshIndex<double> index(m);
+  const SignedMesh<MeshIndex<double>> s(index);
+  for (const std::array<std::size_t, 3> dims :
+       {std::array<std::size_t, 3>{9, 1, 5}, {6, 2, 3}, {5, 7, 2}, {5, 8, 1}, {4, 9, 4},
+        {3, 15, 3}, {3, 16, 2}, {3, 17, 5}, {2, 25, 3}}) {
+    const GridSpec g = grid_over_box(m.bounds(), 0.1, dims);
+    SCOPED_TRACE(std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
+                 std::to_string(dims[2]));
+    expect_grid_exact(s, g, ScalarTraits<double>::infinity());
+  }
+}
+
 TEST(SdfGrid, EveryNodeIsTheIndependentQuery) {
   const std::size_t res = test::test_scale() >= 1 ? 24 : 12;
   for (const char* name : {"elephant.off", "elephant-with-holes.off", "cube.off"}) {
