@@ -142,10 +142,10 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
               const auto& mesh = sm.index().mesh();
               const auto t = std::size_t(from->triangle);
               std::uint32_t slot = from->slot;
-              const bool packed = slot != bvh::kInvalid;
-              const Vec3<T> c0 = packed ? layout.corner(slot, 0) : mesh.corner(t, 0),
-                            c1 = packed ? layout.corner(slot, 1) : mesh.corner(t, 1),
-                            c2 = packed ? layout.corner(slot, 2) : mesh.corner(t, 2);
+              auto corner = [&](int c) {
+                return slot != bvh::kInvalid ? layout.corner(slot, c) : mesh.corner(t, c);
+              };
+              const Vec3<T> c0 = corner(0), c1 = corner(1), c2 = corner(2);
               // (The hint's kernel runs again in the search: only a band needs it here.)
               if (!banded ||
                   std::sqrt(double(closest_point_triangle(p, c0, c1, c2).sq_distance)) * kWiden <=

@@ -58,9 +58,8 @@ MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, cons
   return path().d(x, p, hint, h0, h1, h2, balls, scale, stats, table, slot);
 }
 
-FloatBoundLanes float_bound8_isa(const FloatTerms8& t, const float (&p)[3], float tau0, float r,
-                                 float k) {
-  return path().bound(t, p, tau0, r, k);
+FloatBoundLanes float_bound8_isa(const FloatTerms8& t, const FloatBoundSetup& s, float r) {
+  return path().bound(t, s, r);
 }
 
 template <class T>

@@ -24,14 +24,12 @@ PROX_FLATTEN MeshClosestPoint<T> lune_entry(const FlatIndex<T>& x, const Vec3<T>
                                                table, slot);
 }
 
-FloatBoundLanes bound_entry(const FloatTerms8& t, const float (&p)[3], float tau0, float r,
-                            float k) {
-  const simd::F8 pl[3] = {simd::set8(p[0]), simd::set8(p[1]), simd::set8(p[2])};
-  const FloatBound8 b = float_bound8(t, pl, simd::set8(tau0));
+FloatBoundLanes bound_entry(const FloatTerms8& t, const FloatBoundSetup& s, float r) {
+  const FloatBound8 b = float_bound8(t, s);
   FloatBoundLanes out;
   simd::store8(out.all, b.all);
   simd::store8(out.reach, b.reach);
-  out.above = float_above8(b, r, k);
+  out.above = float_above8(b, r, s.k);
   return out;
 }
 

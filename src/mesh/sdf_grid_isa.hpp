@@ -14,7 +14,7 @@ using LuneFn = MeshClosestPoint<T> (*)(const FlatIndex<T>&, const Vec3<T>&, std:
 struct LuneTable {
   LuneFn<float> f;
   LuneFn<double> d;
-  FloatBoundLanes (*bound)(const FloatTerms8&, const float (&)[3], float, float, float);
+  FloatBoundLanes (*bound)(const FloatTerms8&, const FloatBoundSetup&, float);
 };
 
 }  // namespace prox::sdf_detail

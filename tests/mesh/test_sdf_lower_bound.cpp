@@ -133,28 +133,22 @@ FloatCase float_bound_of(const Vec3d& p, const Vec3d& a, const Vec3d& b, const V
   const double corner[3][3] = {{a[0], a[1], a[2]}, {b[0], b[1], b[2]}, {c[0], c[1], c[2]}};
   const double origin[3] = {o[0], o[1], o[2]};
   const bool ok = sdf_detail::set_float_lane(t, 0, corner, origin);
-  double reach = 0, reach_p = 0;
+  double reach = 0;
   for (int k = 0; k < 3; ++k)
     for (int x = 0; x < 3; ++x) reach = std::max(reach, std::fabs(corner[k][x] - origin[x]));
-  for (int x = 0; x < 3; ++x) reach_p = std::max(reach_p, std::fabs(p[x] - origin[x]));
-  // As lune_closest_point sets them up.
-  const double slack = 0x1p-23 * (reach + reach_p);
-  const simd::F8 pl[3] = {simd::set8(float(p[0] - o[0])), simd::set8(float(p[1] - o[1])),
-                          simd::set8(float(p[2] - o[2]))};
-  const float kf = bvh::float_up(4 * slack + 0x1p-60);
-  const sdf_detail::FloatBound8 fb =
-      sdf_detail::float_bound8(t, pl, simd::set8(bvh::float_up(2 * slack + 0x1p-60)));
+  // As lune_closest_point sets them up (the table's reach here: this triangle's).
+  const double pd[3] = {p[0], p[1], p[2]};
+  const sdf_detail::FloatBoundSetup fs = sdf_detail::float_bound_setup(origin, reach, pd);
+  const sdf_detail::FloatBound8 fb = sdf_detail::float_bound8(t, fs);
   alignas(32) float all[8], rch[8];
   simd::store8(all, fb.all);
   simd::store8(rch, fb.reach);
-  FloatCase out{all[0], rch[0], kf, sdf_detail::float_above8(fb, bvh::float_up(r), kf) & 1u, ok,
-                {}};
-  const float pf[3] = {float(p[0] - o[0]), float(p[1] - o[1]), float(p[2] - o[2])};
+  FloatCase out{all[0], rch[0], fs.k, sdf_detail::float_above8(fb, bvh::float_up(r), fs.k) & 1u,
+                ok, {}};
   const Isa active = active_isa();
   for (const Isa isa : available_isas()) {
     set_isa(isa);
-    const sdf_detail::FloatBoundLanes l = sdf_detail::float_bound8_isa(
-        t, pf, bvh::float_up(2 * slack + 0x1p-60), bvh::float_up(r), kf);
+    const sdf_detail::FloatBoundLanes l = sdf_detail::float_bound8_isa(t, fs, bvh::float_up(r));
     out.paths.push_back({isa, l.all[0], l.reach[0], l.above & 1u});
   }
   set_isa(active);

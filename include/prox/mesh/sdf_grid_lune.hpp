@@ -52,17 +52,25 @@ MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, cons
                                                 LuneStats* stats = nullptr,
                                                 const FloatBoundTable* table = nullptr,
                                                std::uint32_t* slot = nullptr);
-/// float_bound8 (prox/mesh/sdf_grid_lune_impl.hpp) of a chunk's 8 lanes at p
-/// (relative to the table's origin), on the ISA path the engine runs, as the
-/// grid's search computes it (fused multiply-adds where the path has FMA):
-/// each lane's bound squared and reach, and float_above8's mask at r with
-/// margin k. For tests, which check every path against the exact distance.
+/// What the float bound (float_bound8 / float_above8,
+/// prox/mesh/sdf_grid_lune_impl.hpp) needs of one query point: the point less
+/// the table's origin, in float, the constant part of tau and the margin k
+/// (float_bound_setup computes them).
+struct FloatBoundSetup {
+  float p[3];
+  float tau0;
+  float k;
+};
+
+/// float_bound8 of a chunk's 8 lanes at the point of s, on the ISA path the
+/// engine runs, as the grid's search computes it (fused multiply-adds where
+/// the path has FMA): each lane's bound squared and reach, and float_above8's
+/// mask at r. For tests, which check every path against the exact distance.
 struct FloatBoundLanes {
   alignas(32) float all[8];
   alignas(32) float reach[8];
   unsigned above;
 };
-FloatBoundLanes float_bound8_isa(const FloatTerms8& t, const float (&p)[3], float tau0, float r,
-                                 float k);
+FloatBoundLanes float_bound8_isa(const FloatTerms8& t, const FloatBoundSetup& s, float r);
 
 }  // namespace prox::sdf_detail

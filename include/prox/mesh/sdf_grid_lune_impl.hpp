@@ -365,6 +365,24 @@ PROX_FORCE_INLINE FloatBound8 float_bound8(const FloatTerms8& t, const simd::F8 
   const F8 base = add8(h2, q);
   return {select8(clear, max8(base, nearest), base), reach};
 }
+/// The float bound's setup for point p (double) and a table with this origin
+/// and reach (C of float_bound8): A = 2^-23 (C + P), P the largest coordinate
+/// of p - origin; tau0 = 2A + 2^-60 and k = 4A + 2^-60, rounded up.
+inline FloatBoundSetup float_bound_setup(const double (&origin)[3], double reach,
+                                         const double (&p)[3]) {
+  const double pl[3] = {p[0] - origin[0], p[1] - origin[1], p[2] - origin[2]};
+  const double reach_p = std::max({std::fabs(pl[0]), std::fabs(pl[1]), std::fabs(pl[2])});
+  const double slack = 0x1p-23 * (reach + reach_p);  // A
+  return {{float(pl[0]), float(pl[1]), float(pl[2])},
+          bvh::float_up(2 * slack + 0x1p-60),
+          bvh::float_up(4 * slack + 0x1p-60)};
+}
+/// float_bound8 at the point of a setup.
+PROX_FORCE_INLINE FloatBound8 float_bound8(const FloatTerms8& t, const FloatBoundSetup& s) {
+  const simd::F8 pl[3] = {simd::set8(s.p[0]), simd::set8(s.p[1]), simd::set8(s.p[2])};
+  return float_bound8(t, pl, simd::set8(s.tau0));
+}
+
 /// Lanes whose float bound is above r (see float_bound8): bit per lane.
 PROX_FORCE_INLINE unsigned float_above8(const FloatBound8& b, float r, float k) {
   using namespace prox::simd;
@@ -497,14 +515,10 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
     // the kernel (the bound tested again only once an offer has shrunk R).
     // Lanes the table could not set (slivers, far corners) take the double
     // bound instead.
-    const double pl_d[3] = {pd[0] - table->origin[0], pd[1] - table->origin[1],
-                            pd[2] - table->origin[2]};
-    const double reach_p = std::max({std::fabs(pl_d[0]), std::fabs(pl_d[1]), std::fabs(pl_d[2])});
-    const double slack = 0x1p-23 * (table->reach + reach_p);  // A of float_bound8
-    const simd::F8 pl[3] = {simd::set8(float(pl_d[0])), simd::set8(float(pl_d[1])),
-                            simd::set8(float(pl_d[2]))};
-    const simd::F8 tau0 = simd::set8(bvh::float_up(2 * slack + 0x1p-60));
-    const float kf = bvh::float_up(4 * slack + 0x1p-60);
+    const FloatBoundSetup fs = float_bound_setup(table->origin, table->reach, pd);
+    const simd::F8 pl[3] = {simd::set8(fs.p[0]), simd::set8(fs.p[1]), simd::set8(fs.p[2])};
+    const simd::F8 tau0 = simd::set8(fs.tau0);  // broadcast once a search, not a chunk
+    const float kf = fs.k;
     auto leaf = [&](std::uint32_t b, std::uint32_t n) {
       for (std::uint32_t s0 = b; s0 < b + n; s0 += 8) {
         const FloatTerms8& ft = table->chunk(s0);
