@@ -155,6 +155,8 @@ void SignedMeshGpu::query_pseudonormal(std::span<const Vec3<float>> points,
   }
   const bool exact = signer_.sign_is_exact();
   std::vector<std::size_t> cpu;  // queries of this batch the CPU answers
+  std::vector<std::size_t> check;  // pseudonormal signs of this batch to certify
+  std::vector<unsigned char> doubt;
   index_.far_queries_.clear();
   for (std::size_t first = 0; first < points.size(); first += batch) {
     const std::size_t n = std::min(batch, points.size() - first);
@@ -184,8 +186,21 @@ void SignedMeshGpu::query_pseudonormal(std::span<const Vec3<float>> points,
       } else {
         s.signed_distance = r[i].sign < 0 ? -d : d;
         s.confidence = exact ? SignConfidence::sure : SignConfidence::unsure;
+        if (exact) check.push_back(k);
       }
     }
+    // SignedMesh::sign's certificate of a pseudonormal sign (near-surface
+    // points, small products, near ties between sheets): on the CPU, on all
+    // cores; the points it cannot certify go to the rays.
+    doubt.assign(check.size(), 0);
+    tbb::parallel_for(std::size_t(0), check.size(), [&](std::size_t j) {
+      const std::size_t k = check[j];
+      doubt[j] = !signer_.pseudonormal_certain(
+          points[k], out[k].closest, signer_.pseudonormal_product(points[k], out[k].closest));
+    });
+    for (std::size_t j = 0; j < check.size(); ++j)
+      if (doubt[j]) parity.push_back(check[j]);
+    check.clear();
     // The whole query on the CPU (SignedMesh::query), on all cores.
     tbb::parallel_for(std::size_t(0), cpu.size(), [&](std::size_t j) {
       out[cpu[j]] = signer_.query(points[cpu[j]], max_distance);

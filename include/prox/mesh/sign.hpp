@@ -38,6 +38,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <type_traits>
@@ -49,6 +50,7 @@
 #include "prox/mesh/diagnostics.hpp"
 #include "prox/mesh/fast_winding.hpp"
 #include "prox/mesh/results.hpp"
+#include "prox/primitives/closest_point_triangle.hpp"
 
 namespace prox {
 
@@ -118,6 +120,16 @@ class SignedMesh {
                           diagnostics_.outward();
     suits_parity_ = diagnostics_.closed();
     if (method_ == SignMethod::pseudonormal) normals_ = pseudonormals(index.mesh());
+    {
+      const auto b = index.mesh().bounds();
+      double diag2 = 0;
+      for (int a = 0; a < 3; ++a) {
+        scale_ = std::max({scale_, std::fabs(double(b.lo[a])), std::fabs(double(b.hi[a]))});
+        const double w = double(b.hi[a]) - double(b.lo[a]);
+        if (std::isfinite(w)) diag2 += w * w;
+      }
+      scale_ += std::sqrt(diag2);
+    }
     if constexpr (std::is_same_v<Index, MeshIndex<T>>)
       if (method_ == SignMethod::winding)
         fast_ = FastWindingNumber<T>::shared(index);  // built once per index
@@ -166,43 +178,99 @@ class SignedMesh {
     }
     bool inside = false;
     bool sure = false;
-    switch (method_) {
-      case SignMethod::pseudonormal: {
-        const double* n = normals_.normal(std::size_t(cp.triangle), int(cp.feature));
-        const double pr = (double(p[0]) - double(cp.point[0])) * n[0] +
-                          (double(p[1]) - double(cp.point[1])) * n[1] +
-                          (double(p[2]) - double(cp.point[2])) * n[2];
-        if (pr != 0) {
-          inside = pr < 0;
-          sure = suits_pseudonormal_;
-          break;
-        }
-        s.method = SignMethod::parity;  // no normal here: the rays decide
-        [[fallthrough]];
+    // Within rounding of the surface (d <= rounding_reach(p)) the closest
+    // point, its feature and the solid angles near it are noise at the scale
+    // of d: the pseudonormal and winding signs are then not evidence, and a
+    // closed mesh is signed by the rays (exact predicates) instead.
+    const bool near = double(d) <= rounding_reach(p);
+    if (s.method == SignMethod::pseudonormal) {
+      const double pr = pseudonormal_product(p, cp);
+      if (pr != 0 && !(suits_pseudonormal_ && !pseudonormal_certain(p, cp, pr))) {
+        inside = pr < 0;
+        sure = suits_pseudonormal_;
+      } else {
+        s.method = SignMethod::parity;  // no normal here, or a doubt: the rays decide
       }
-      case SignMethod::parity: {
-        vote(p, s);
-        inside = 2 * s.inside_votes > s.votes;
-        sure = suits_parity_ && (s.inside_votes == 0 || s.inside_votes == s.votes);
-        break;
-      }
-      default: {
-        bool integral = false;
-        s.winding_number = winding(p, s.winding_error, integral);
-        const T aw = std::abs(s.winding_number);
-        if (integral) {  // closed mesh, p off the surface: w is the integer near the estimate
-          inside = std::nearbyint(aw) >= T(1);
-          sure = true;
-          break;
-        }
+    } else if (s.method == SignMethod::winding && near && suits_parity_) {
+      s.method = SignMethod::parity;
+    }
+    if (s.method == SignMethod::parity) {
+      vote(p, s);
+      inside = 2 * s.inside_votes > s.votes;
+      sure = suits_parity_ && (s.inside_votes == 0 || s.inside_votes == s.votes);
+    } else if (s.method == SignMethod::winding) {
+      bool integral = false;
+      s.winding_number = winding(p, s.winding_error, integral);
+      const T aw = std::abs(s.winding_number);
+      if (integral) {  // closed mesh, p off the surface: w is the integer near the estimate
+        inside = std::nearbyint(aw) >= T(1);
+        sure = true;
+      } else {
         inside = aw >= T(0.5);
         sure = !(aw > T(0.3) && aw < T(0.7));
-        break;
       }
+      // A face oriented against its neighbours adds about -+1 to w near it,
+      // whatever the estimate's certainty: never sure there. Nor within
+      // rounding of an open surface (no rays to fall back on).
+      sure = sure && diagnostics_.consistently_oriented() && !near;
     }
     s.signed_distance = inside ? -d : d;
     s.confidence = sure ? SignConfidence::sure : SignConfidence::unsure;
     return s;
+  }
+
+  /// (p - cp.point) . n, n the pseudonormal of cp's feature (pseudonormal method only).
+  double pseudonormal_product(const Vec3<T>& p, const MeshClosestPoint<T>& cp) const {
+    const double* n = normals_.normal(std::size_t(cp.triangle), int(cp.feature));
+    return (double(p[0]) - double(cp.point[0])) * n[0] +
+           (double(p[1]) - double(cp.point[1])) * n[1] +
+           (double(p[2]) - double(cp.point[2])) * n[2];
+  }
+
+  /// Four times how far the computed closest point may be from the exact one:
+  /// 4 * 2^8 eps_T S, S the mesh box's largest coordinate plus its diagonal,
+  /// or p's largest coordinate if larger (docs/kernel-accuracy.md measures the
+  /// kernel's error at a few eps_T S on ordinary triangles and up to ~10^3
+  /// eps_T S on slivers). Below it a point is "within rounding of the surface".
+  double rounding_reach(const Vec3<T>& p) const {
+    const double s = std::max({scale_, std::fabs(double(p[0])), std::fabs(double(p[1])),
+                               std::fabs(double(p[2]))});
+    return 1024.0 * double(std::numeric_limits<T>::epsilon()) * s;
+  }
+
+  /// Whether the pseudonormal sign of cp at p (pr: pseudonormal_product) is
+  /// certain on a closed, consistently and outward oriented mesh. Bærentzen &
+  /// Aanæs's theorem holds at the exact closest point; the computed one is
+  /// within rounding_reach / 4 of it, so the sign stands when (1) p is
+  /// farther than rounding_reach from the surface, (2) |pr| exceeds what that
+  /// error can change, and (3) every other triangle within d + rounding_reach
+  /// of p (any of which may be the exact closest one: two sheets of a part
+  /// thinner than the rounding, e.g. a plate 1e-14 thick seen from 1000 away)
+  /// gives the same sign by the same test. Otherwise the caller signs by parity.
+  /// One sphere query (sphere_triangles) and a kernel call per triangle it
+  /// returns (usually the closest feature's own star).
+  bool pseudonormal_certain(const Vec3<T>& p, const MeshClosestPoint<T>& cp, double pr) const {
+    const double d = std::sqrt(double(cp.sq_distance));
+    const double reach = rounding_reach(p);
+    if (!(d > reach)) return false;
+    const double margin = reach + 0x1p-40 * d;
+    if (!(std::fabs(pr) > margin)) return false;
+    const bool inside = pr < 0;
+    T r = T(d + reach);
+    if (double(r) < d + reach) r = std::nextafter(r, ScalarTraits<T>::infinity());
+    const auto& mesh = index_->mesh();
+    for (const std::uint32_t t : index_->sphere_triangles(p, r)) {
+      if (std::int32_t(t) == cp.triangle) continue;
+      const ClosestPointTriangleResult<T> c =
+          closest_point_triangle(p, mesh.corner(t, 0), mesh.corner(t, 1), mesh.corner(t, 2));
+      MeshClosestPoint<T> other;
+      other.point = c.point;
+      other.triangle = std::int32_t(t);
+      other.feature = c.feature;
+      const double pt = pseudonormal_product(p, other);
+      if (!(std::fabs(pt) > margin) || (pt < 0) != inside) return false;
+    }
+    return true;
   }
 
   /// Inside, outside, or unsure (not sure, a miss, or no inside); on the surface: inside.
@@ -264,6 +332,7 @@ class SignedMesh {
   SignOptions options_;
   SignMethod method_ = SignMethod::none;
   bool suits_pseudonormal_ = false, suits_parity_ = false;
+  double scale_ = 0;  // S of rounding_reach: the mesh box's largest coordinate plus its diagonal
   Pseudonormals normals_;
   std::shared_ptr<const FastWindingNumber<T>> fast_;  // winding on a MeshIndex
 };
