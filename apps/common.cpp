@@ -2,6 +2,7 @@
 #include "common.hpp"
 
 #include <cmath>
+#include <vector>
 #include <filesystem>
 #include <cstdlib>
 #include <iostream>
@@ -164,6 +165,26 @@ void Output::commit() {
   } else {
     std::cout.flush();
     if (!std::cout) throw std::runtime_error("cannot write to standard output");
+  }
+}
+
+void check_outputs(std::initializer_list<std::string> paths) {
+  std::vector<std::filesystem::path> seen;
+  for (const std::string& path : paths) {
+    if (path.empty() || path == "-") continue;
+    const std::filesystem::path p(path);
+    const std::filesystem::path dir = p.parent_path();
+    if (!dir.empty() && !std::filesystem::is_directory(dir))
+      throw std::runtime_error("cannot write '" + path + "': the folder '" + dir.string() +
+                               "' does not exist");
+    if (std::filesystem::is_directory(p))
+      throw std::runtime_error("cannot write '" + path + "': it is a folder");
+    const std::filesystem::path norm = p.lexically_normal();
+    for (const auto& q : seen)
+      if (q == norm)
+        throw std::runtime_error("cannot write '" + path +
+                                 "' twice: two outputs of this command name it");
+    seen.push_back(norm);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -101,6 +102,13 @@ class Output {
   std::string path_;
 };
 
+/// Fails before any work (UsageError-free runtime_error, exit 1) when an
+/// output cannot be written where it is asked: its folder does not exist, the
+/// path is a folder, or two outputs of one command name the same file (one
+/// would be lost). "" and "-" (standard output) are skipped. A command that
+/// writes several files calls it with all of them first, so that a failure
+/// leaves neither a new file nor a replaced one behind.
+void check_outputs(std::initializer_list<std::string> paths);
 /// ".csv", ".npy", ".png"... in lower case ("" when none).
 std::string lower_extension(const std::string& path);
 /// "WxH" (e.g. 800x600) -> {W, H}; UsageError unless 1 <= W, H <= 16384.

@@ -81,16 +81,6 @@ std::string bracket(double lo, double hi) { return "[" + outward(lo, false) + ",
 
 std::string rel(double v, double diag) { return fmt::format("{:.6g} ({:.3e} d)", v, v / diag); }
 
-/// Fails before any work when an output file's folder does not exist (else
-/// the error would come after the whole computation and its report).
-void check_output_folder(const std::string& path) {
-  if (path.empty()) return;
-  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  if (!dir.empty() && !std::filesystem::is_directory(dir))
-    throw std::runtime_error("cannot write '" + path + "': the folder '" + dir.string() +
-                             "' does not exist");
-}
-
 std::string point(const Vec3d& p) { return fmt::format("({:.6g}, {:.6g}, {:.6g})", p[0], p[1], p[2]); }
 
 }  // namespace
@@ -156,8 +146,7 @@ Runner setup_hausdorff(CLI::App& app) {
     const auto size = parse_size(o->size);
     const Vec3d view = parse_view(o->view);
 
-    check_output_folder(o->out);
-    check_output_folder(o->picture);
+    check_outputs({o->out, o->picture});
 
     LoadedMesh ma = load_mesh(o->a, o->threads), mb = load_mesh(o->b, o->threads);
     const TriangleMesh<double>& a = ma.index->mesh();

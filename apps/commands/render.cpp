@@ -94,6 +94,7 @@ Runner setup_render(CLI::App& app) {
     if (!want_picture && !want_buffers && o->rays.empty() && o->out_distance.empty())
       throw UsageError("nothing to write: give -o OUT.png, --out-depth, --out-ids, --out-normals, "
                        "--out-distance or --rays");
+    check_outputs({o->out, o->out_depth, o->out_ids, o->out_normals, o->rays, o->out_distance});
     const auto [w, h] = parse_size(o->size);
     const RenderMode mode = parse_render_mode(o->mode);
     if (!(o->fov > 0 && o->fov < 180))

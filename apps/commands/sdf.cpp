@@ -10,6 +10,8 @@
 // values beyond W are clamped to +-W. --surface writes the zero level set as a
 // closed, outward mesh (prox/mesh/sdf_surface.hpp).
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -88,13 +90,28 @@ Runner setup_sdf(CLI::App& app) {
   auto* res = app.add_option("--res", o->res,
                              "nodes along the longest axis (cubic cells), or NXxNYxNZ "
                              "(default 64)");
-  auto* dx = app.add_option("--dx", o->dx, "cell size (cubic cells)")->check(CLI::PositiveNumber);
+  // NaN passes CLI11's PositiveNumber / NonNegativeNumber (every comparison
+  // with it is false): these checks reject it.
+  auto number = [](bool zero_ok, bool inf_ok) {
+    return CLI::Validator(
+        [=](const std::string& t) {
+          char* end = nullptr;
+          const double x = std::strtod(t.c_str(), &end);
+          const bool ok = end != t.c_str() && *end == '\0' && (zero_ok ? x >= 0 : x > 0) &&
+                          (inf_ok || std::isfinite(x));
+          if (ok) return std::string();
+          return "must be a " + std::string(inf_ok ? "" : "finite ") + "number " +
+                 (zero_ok ? ">= 0" : "above 0") + ", not '" + t + "'";
+        },
+        "");
+  };
+  auto* dx = app.add_option("--dx", o->dx, "cell size (cubic cells)")->check(number(false, false));
   res->excludes(dx);
   app.add_option("--padding", o->padding,
                  "added on every side, as a fraction of the box's longest side (default 0.1)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number(true, false));
   app.add_option("--band", o->band, "clamp |distance| beyond this to +-band")
-      ->check(CLI::PositiveNumber);
+      ->check(number(false, true));
   add_sign_options(app, o->sign);
   app.add_flag("--float32", o->float32, "store float32 values (default float64)");
   app.add_option("--slice", o->slice,
@@ -127,6 +144,10 @@ Runner setup_sdf(CLI::App& app) {
         throw UsageError("--surface must name a .ply, .obj, .off or .stl file, not '" +
                          o->surface + "'");
     }
+    std::string sidecar;
+    if (ext == ".npy") sidecar = std::filesystem::path(o->out).replace_extension(".json").string();
+    // Every output checked before the work: a failure leaves no file behind.
+    check_outputs({o->out, sidecar, slice_path, o->surface});
     bool cubic = true;
     const std::array<std::size_t, 3> r = parse_res(o->res.empty() ? "64" : o->res, cubic);
     LoadedMesh m = load_mesh(o->mesh, o->threads);
@@ -170,9 +191,7 @@ Runner setup_sdf(CLI::App& app) {
         std::isfinite(o->band) ? fmt::format("{:.17g}", o->band) : std::string("null"),
         o->mesh);
     if (ext == ".npy") {
-      std::filesystem::path side(o->out);
-      side.replace_extension(".json");
-      io::AtomicFile data(o->out), meta(side, false);
+      io::AtomicFile data(o->out), meta(sidecar, false);
       const std::string bytes = npy_bytes();
       data.stream().write(bytes.data(), std::streamsize(bytes.size()));
       meta.stream() << json;

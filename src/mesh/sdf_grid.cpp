@@ -5,10 +5,12 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "prox/mesh/sdf_grid.hpp"
@@ -25,6 +27,22 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
   using T = typename Index::Scalar;
   detail::check_nodes(grid);
   if (!(options.band > 0)) throw std::invalid_argument("band must be > 0");
+  // Nodes beyond the coordinates a point query accepts would be misses there
+  // (MeshIndex::closest_point: NaN), and their squared distances overflow:
+  // refused rather than written as +inf.
+  for (std::size_t a = 0; a < 3; ++a) {
+    const double lo = grid.origin[a], hi = grid.origin[a] + double(grid.dims[a] - 1) * grid.spacing[a];
+    const double reach = std::max(std::fabs(lo), std::fabs(hi));
+    if (!(reach <= double(CoordinateRange<T>::max_abs))) {
+      char msg[256];
+      std::snprintf(msg, sizeof msg,
+                    "the grid's nodes reach |%c| = %.6g, beyond the coordinates queries accept "
+                    "(|x| <= %.6g for %s): less padding or a smaller spacing",
+                    char('x' + a), reach, double(CoordinateRange<T>::max_abs),
+                    std::is_same_v<T, float> ? "float" : "double");
+      throw std::invalid_argument(msg);
+    }
+  }
   if (sm.method() == SignMethod::none)
     throw std::invalid_argument("the mesh has no inside (" + sm.diagnostics().verdict() +
                                 "): a signed grid is undefined");

@@ -179,3 +179,53 @@ TEST(CliErrors, WrongUsageExitsTwo) {
   }
   EXPECT_EQ(files_in(dir.path()), 2u);  // only t.off and p.txt
 }
+
+// Values CLI11's own checks let through (NaN compares false with everything)
+// and grids whose nodes leave the coordinate range (found from outside,
+// stop 40: --dx nan wrote the default grid, --padding 1e150 a grid of +inf).
+TEST(CliErrors, SdfRefusesNanValuesAndNodesOutOfRange) {
+  TempDir dir;
+  const std::string mesh = dir / "t.off";
+  io::write_mesh(mesh, io::make_torus(1, 0.3, 8, 6));
+  for (const char* flag : {"--dx", "--padding", "--band"}) {
+    const RunResult r = run_prox({"sdf", mesh, "-o", dir / "g.npy", flag, "nan"});
+    EXPECT_EQ(r.code, 2) << flag << ": " << r.err;
+    EXPECT_NE(r.err.find("nan"), std::string::npos) << r.err;
+  }
+  const RunResult far = run_prox({"sdf", mesh, "-o", dir / "g.npy", "--res", "8", "--padding", "1e150"});
+  EXPECT_EQ(far.code, 1) << far.err;
+  EXPECT_NE(far.err.find("beyond the coordinates"), std::string::npos) << far.err;
+  EXPECT_EQ(files_in(dir.path()), 1u);  // only t.off
+}
+
+// A command writing several files checks every output before the work: a
+// bad later output leaves neither a new earlier file nor a replaced one
+// (found from outside, stop 40: the grid was written, then --surface failed).
+TEST(CliErrors, EveryOutputIsCheckedBeforeAnyIsWritten) {
+  TempDir dir;
+  const std::string mesh = dir / "t.off";
+  io::write_mesh(mesh, io::make_torus(1, 0.3, 8, 6));
+  spit(dir / "old.npz", "keep me");
+  std::filesystem::create_directory(dir / "folder.png");
+  std::filesystem::create_directory(dir / "x.json");
+  const std::vector<std::vector<std::string>> cases = {
+      {"sdf", mesh, "-o", dir / "old.npz", "--res", "8", "--surface", dir / "none/s.ply"},
+      {"sdf", mesh, "-o", dir / "old.npz", "--res", "8", "--slice", "z=0.5", "--slice-out",
+       dir / "folder.png"},
+      {"sdf", mesh, "-o", dir / "x.npy", "--res", "8"},  // its sidecar x.json is a folder
+      {"render", mesh, "-o", dir / "r.png", "--size", "16x16", "--out-depth", dir / "d.npy",
+       "--out-ids", dir / "d.npy"},
+      {"render", mesh, "-o", dir / "folder.png", "--size", "16x16", "--out-depth", dir / "d.npy"},
+      {"hausdorff", mesh, mesh, "-o", dir / "old.npz", "--picture", dir / "folder.png"},
+  };
+  for (const auto& args : cases) {
+    const RunResult r = run_prox(args);
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    EXPECT_EQ(r.code, 1) << joined << ": " << r.err;
+    EXPECT_NE(r.err.find("cannot write"), std::string::npos) << joined << ": " << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << joined << ": " << r.err;
+  }
+  EXPECT_EQ(slurp(dir / "old.npz"), "keep me");
+  EXPECT_EQ(files_in(dir.path()), 4u);  // t.off, old.npz and the two folders
+}
