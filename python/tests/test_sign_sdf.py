@@ -45,7 +45,15 @@ def test_every_method_signs_the_cube(cube, dtype, method):
                                rtol=8 * np.finfo(dtype).eps)
     want = "pseudonormal" if method == "auto" else method
     assert r["method"] == want == cube.sign_method(method)
-    np.testing.assert_array_equal(r["sign_method"], prox.SIGN_METHODS.index(want))
+    # Within rounding of the surface (2^10 eps of the scale, sign.hpp's
+    # rounding_reach) pseudonormal and winding hand a point to the rays.
+    rays = r["sign_method"] == prox.SIGN_METHODS.index("parity")
+    if want != "parity":
+        np.testing.assert_array_equal(r["sign_method"][~rays], prox.SIGN_METHODS.index(want))
+        assert (np.abs(r["signed_distance"][rays]) <= 1024 * np.finfo(dtype).eps * 8).all()
+        rays_only = rays
+    else:
+        rays_only = np.zeros(len(p), bool)
     np.testing.assert_array_equal(r["confidence"], 0)  # sure everywhere on a closed cube
     c = cube.compute_closest_points(p)
     np.testing.assert_array_equal(r["points"], c["points"])  # the same one traversal
@@ -56,8 +64,9 @@ def test_every_method_signs_the_cube(cube, dtype, method):
         np.testing.assert_array_equal(r["inside_votes"], np.where(r["signed_distance"] < 0, 3, 0))
         assert np.isnan(r["winding_number"]).all()
     elif method == "winding":
-        np.testing.assert_allclose(r["winding_number"], r["signed_distance"] < 0, atol=0.02)
-        np.testing.assert_array_equal(r["votes"], 0)
+        w = ~rays_only
+        np.testing.assert_allclose(r["winding_number"][w], r["signed_distance"][w] < 0, atol=0.02)
+        np.testing.assert_array_equal(r["votes"][w], 0)
     else:
         assert np.isnan(r["winding_number"]).all()
 
