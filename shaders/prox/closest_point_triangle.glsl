@@ -434,6 +434,31 @@ const uint PROX_CP_DOUBLE = 6u;      // float kernel: the double kernel
 /// The region pass of C++'s closest_point_triangle<double> (inputs finite,
 /// edges within [2^-200, 2^200]: every float triangle's are, so its own
 /// rescaling never runs): s, the squared distances from p to the corners.
+/// C++'s region_product_unsure: |v| within 64 eps |ab| |ac| |q1| |q2|, every
+/// factor first scaled by 2^-e (e: the exponent of ab2 as C++ reads it from
+/// the bits, frexp's less one; exact), compared squared in double.
+bool prox_region_unsure_w(double v, double ab2, double ac2, double q1, double q2, double k2) {
+  int e;
+  frexp(ab2, e);
+  precise double down = ldexp(1.0LF, 1 - e);
+  precise double vw = v * down;
+  vw *= down;
+  precise double lhs = vw * vw;
+  precise double rhs = k2 * (ab2 * down);
+  rhs *= ac2 * down;
+  rhs *= q1 * down;
+  rhs *= q2 * down;
+  return !(lhs > rhs);
+}
+bool prox_region_unsure_d(double v, double ab2, double ac2, double q1, double q2) {
+  return prox_region_unsure_w(v, ab2, ac2, q1, q2,
+                              4096.0LF * (1.0LF / 4503599627370496.0LF) * (1.0LF / 4503599627370496.0LF));
+}
+bool prox_region_unsure(float v, float ab2, float ac2, float q1, float q2) {
+  return prox_region_unsure_w(double(v), double(ab2), double(ac2), double(q1), double(q2),
+                              4096.0LF * (1.0LF / 8388608.0LF) * (1.0LF / 8388608.0LF));
+}
+
 ProxTriangleResultD prox_regions_d(dvec3 p, dvec3 a, dvec3 b, dvec3 c, out uint path,
                                    out double s[3]) {
   path = PROX_CP_DONE;
@@ -479,37 +504,53 @@ ProxTriangleResultD prox_regions_d(dvec3 p, dvec3 a, dvec3 b, dvec3 c, out uint 
     r.sq_distance = prox_sq_distance_d(p, b);
     return r;
   }
+  // An edge region whose product's sign is in doubt takes the face path
+  // (C++'s region_product_unsure): unsure skips the remaining regions.
+  bool unsure = false;
   precise double vc = d1 * d4 - d3 * d2;
   if (vc <= 0.0LF && d1 >= 0.0LF && d3 <= 0.0LF) {  // edge region ab
-    precise double t = d1 / (d1 - d3);
-    r = prox_on_edge_d(p, a, b, c, 0, 1, t);
-    if (prox_far_answer_d(r.sq_distance, m, p)) path = PROX_CP_FAR;
-    return r;
+    unsure = prox_region_unsure_d(vc, prox_dot_d(ab, ab), prox_dot_d(ac, ac), s[0], s[1]);
+    if (!unsure) {
+      precise double t = d1 / (d1 - d3);
+      r = prox_on_edge_d(p, a, b, c, 0, 1, t);
+      if (prox_far_answer_d(r.sq_distance, m, p)) path = PROX_CP_FAR;
+      return r;
+    }
   }
-  double d5 = prox_dot_d(ab, cp);
-  double d6 = prox_dot_d(ac, cp);
-  if (d6 >= 0.0LF && d5 <= d6) {  // vertex region c
-    r.point = c;
-    r.bary.z = 1.0LF;
-    r.feature = PROX_FEATURE_V2;
-    r.sq_distance = prox_sq_distance_d(p, c);
-    return r;
-  }
-  precise double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0LF && d2 >= 0.0LF && d6 <= 0.0LF) {  // edge region ca (from a towards c)
-    precise double t = d2 / (d2 - d6);
-    r = prox_on_edge_d(p, a, b, c, 0, 2, t);
-    if (prox_far_answer_d(r.sq_distance, m, p)) path = PROX_CP_FAR;
-    return r;
-  }
-  precise double va = d3 * d6 - d5 * d4;
-  precise double d43 = d4 - d3;
-  precise double d56 = d5 - d6;
-  if (va <= 0.0LF && d43 >= 0.0LF && d56 >= 0.0LF) {  // edge region bc
-    precise double t = d43 / (d43 + d56);
-    r = prox_on_edge_d(p, a, b, c, 1, 2, t);
-    if (prox_far_answer_d(r.sq_distance, m, p)) path = PROX_CP_FAR;
-    return r;
+  if (!unsure) {
+    double d5 = prox_dot_d(ab, cp);
+    double d6 = prox_dot_d(ac, cp);
+    if (d6 >= 0.0LF && d5 <= d6) {  // vertex region c
+      r.point = c;
+      r.bary.z = 1.0LF;
+      r.feature = PROX_FEATURE_V2;
+      r.sq_distance = prox_sq_distance_d(p, c);
+      return r;
+    }
+    precise double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0LF && d2 >= 0.0LF && d6 <= 0.0LF) {  // edge region ca (from a towards c)
+      unsure = prox_region_unsure_d(vb, prox_dot_d(ab, ab), prox_dot_d(ac, ac), s[0], s[2]);
+      if (!unsure) {
+        precise double t = d2 / (d2 - d6);
+        r = prox_on_edge_d(p, a, b, c, 0, 2, t);
+        if (prox_far_answer_d(r.sq_distance, m, p)) path = PROX_CP_FAR;
+        return r;
+      }
+    }
+    if (!unsure) {
+      precise double va = d3 * d6 - d5 * d4;
+      precise double d43 = d4 - d3;
+      precise double d56 = d5 - d6;
+      if (va <= 0.0LF && d43 >= 0.0LF && d56 >= 0.0LF) {  // edge region bc
+        unsure = prox_region_unsure_d(va, prox_dot_d(ab, ab), prox_dot_d(ac, ac), s[1], s[2]);
+        if (!unsure) {
+          precise double t = d43 / (d43 + d56);
+          r = prox_on_edge_d(p, a, b, c, 1, 2, t);
+          if (prox_far_answer_d(r.sq_distance, m, p)) path = PROX_CP_FAR;
+          return r;
+        }
+      }
+    }
   }
   bool inside;
   r = prox_face_d(p, a, b, c, false, inside);
@@ -697,37 +738,53 @@ ProxTriangleResult prox_regions(vec3 p, vec3 a, vec3 b, vec3 c, out uint path) {
     r.sq_distance = prox_sq_distance(p, b);
     return r;
   }
+  // An edge region whose product's sign is in doubt takes the face path
+  // (C++'s region_product_unsure): unsure skips the remaining regions.
+  bool unsure = false;
   precise float vc = d1 * d4 - d3 * d2;
   if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {  // edge region ab
-    precise float den = d1 - d3;
-    r = prox_on_edge(p, a, b, c, 0, 1, prox_div(d1, den));
-    if (prox_far_answer(r.sq_distance, m, p)) path = PROX_CP_FAR;
-    return r;
+    unsure = prox_region_unsure(vc, prox_dot(ab, ab), prox_dot(ac, ac), s0, s1);
+    if (!unsure) {
+      precise float den = d1 - d3;
+      r = prox_on_edge(p, a, b, c, 0, 1, prox_div(d1, den));
+      if (prox_far_answer(r.sq_distance, m, p)) path = PROX_CP_FAR;
+      return r;
+    }
   }
-  float d5 = prox_dot(ab, cp);
-  float d6 = prox_dot(ac, cp);
-  if (d6 >= 0.0 && d5 <= d6) {  // vertex region c
-    r.point = c;
-    r.bary.z = 1.0;
-    r.feature = PROX_FEATURE_V2;
-    r.sq_distance = prox_sq_distance(p, c);
-    return r;
-  }
-  precise float vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {  // edge region ca (from a towards c)
-    precise float den = d2 - d6;
-    r = prox_on_edge(p, a, b, c, 0, 2, prox_div(d2, den));
-    if (prox_far_answer(r.sq_distance, m, p)) path = PROX_CP_FAR;
-    return r;
-  }
-  precise float va = d3 * d6 - d5 * d4;
-  precise float d43 = d4 - d3;
-  precise float d56 = d5 - d6;
-  if (va <= 0.0 && d43 >= 0.0 && d56 >= 0.0) {  // edge region bc
-    precise float den = d43 + d56;
-    r = prox_on_edge(p, a, b, c, 1, 2, prox_div(d43, den));
-    if (prox_far_answer(r.sq_distance, m, p)) path = PROX_CP_FAR;
-    return r;
+  if (!unsure) {
+    float d5 = prox_dot(ab, cp);
+    float d6 = prox_dot(ac, cp);
+    if (d6 >= 0.0 && d5 <= d6) {  // vertex region c
+      r.point = c;
+      r.bary.z = 1.0;
+      r.feature = PROX_FEATURE_V2;
+      r.sq_distance = prox_sq_distance(p, c);
+      return r;
+    }
+    precise float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {  // edge region ca (from a towards c)
+      unsure = prox_region_unsure(vb, prox_dot(ab, ab), prox_dot(ac, ac), s0, s2);
+      if (!unsure) {
+        precise float den = d2 - d6;
+        r = prox_on_edge(p, a, b, c, 0, 2, prox_div(d2, den));
+        if (prox_far_answer(r.sq_distance, m, p)) path = PROX_CP_FAR;
+        return r;
+      }
+    }
+    if (!unsure) {
+      precise float va = d3 * d6 - d5 * d4;
+      precise float d43 = d4 - d3;
+      precise float d56 = d5 - d6;
+      if (va <= 0.0 && d43 >= 0.0 && d56 >= 0.0) {  // edge region bc
+        unsure = prox_region_unsure(va, prox_dot(ab, ab), prox_dot(ac, ac), s1, s2);
+        if (!unsure) {
+          precise float den = d43 + d56;
+          r = prox_on_edge(p, a, b, c, 1, 2, prox_div(d43, den));
+          if (prox_far_answer(r.sq_distance, m, p)) path = PROX_CP_FAR;
+          return r;
+        }
+      }
+    }
   }
   r = prox_face_or_edges(p, a, b, c);
   // The plane offset, measured from a along n (known to eps over the sine at

@@ -27,6 +27,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <bit>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -428,6 +431,35 @@ template <class T, class Tag>
 [[gnu::noinline]] ClosestPointTriangleResult<T> closest_point_from_nearest(
     const Vec3<T>& p, const Vec3<T>* corners, const T* s);
 
+/// Whether the sign of one of Ericson's region products v = d_i d_j - d_k d_l
+/// is in doubt: the four dot products pair the edges ab, ac with the corner
+/// offsets q1, q2, so v's rounding (the differences' own included) is at most
+/// about 20 eps_T |ab| |ac| |q1| |q2|, while v itself can be far smaller (a
+/// needle: v ~ |ab|^2 |ac| |ap| times two small sines; a point on the face of
+/// a 1e9 x 2 triangle got v = 0 and the answer snapped to an edge 0.5 away,
+/// found from outside in stop 40). In doubt when |v| <= 64 eps_T |ab| |ac|
+/// |q1| |q2|, compared squared in double (no root or division: the GLSL
+/// kernel makes the same decision bit for bit). Every factor is first
+/// multiplied by 2^-e, e the exponent of |ab|^2 (exact), so the products
+/// neither overflow nor underflow on the kernel's range and the decision is
+/// the same at every power-of-two scale of the problem (whose answers scale
+/// exactly, tests/mesh/test_scale.cpp). The caller then takes the
+/// face-or-edges path, whose weights are triple products in the wide type.
+template <class T>
+inline __attribute__((always_inline)) bool region_product_unsure(const T& v, const T& ab2,
+                                                                  const T& ac2, const T& q1sq,
+                                                                  const T& q2sq) {
+  constexpr double eps = double(std::numeric_limits<T>::epsilon());
+  constexpr double k2 = 4096.0 * eps * eps;  // (64 eps)^2
+  const double a2 = double(ab2);  // > 0 and normal: the triangle is not degenerate
+  const int e = int((std::bit_cast<std::uint64_t>(a2) >> 52) & 0x7ffu) - 1023;
+  const double down = std::bit_cast<double>(std::uint64_t(1023 - e) << 52);  // 2^-e
+  const double vw = (double(v) * down) * down;
+  const double rhs = (((k2 * (a2 * down)) * (double(ac2) * down)) * (double(q1sq) * down)) *
+                     (double(q2sq) * down);
+  return !(vw * vw > rhs);
+}
+
 /// Ericson's seven Voronoi regions, measured from corner a (ab = b - a,
 /// ac = c - a, ap = p - a) of a triangle that is not exactly degenerate.
 template <class T, class Tag>
@@ -474,8 +506,28 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
     r.sq_distance = squared_distance(p, r.point);
     return r;
   }
+  // Face region (va, vb, vc > 0), or an edge region whose product's sign is
+  // in doubt: the projection of p, computed and re-checked by
+  // detail::face_or_edges, which falls back to the nearest of the three edges
+  // when p is outside (or a sliver's rounding sent it here by mistake).
+  auto face = [&]() {
+    ClosestPointTriangleResult<T> f = face_or_edges<T, Tag>(p, corners);
+    if constexpr (ScalarTraits<T>::is_ieee) {
+      // The plane offset is measured from a along n, whose direction is known
+      // to eps over the sine at a: m over sine^2 = m |ab|^2 |ac|^2 / |n|^2.
+      using W = typename WideScalar<T>::type;
+      const Vec3<W> abw = ab.template cast<W>(), acw = ac.template cast<W>();
+      const W nn = squared_norm(cross(abw, acw));
+      const W m = W(sc[0] + sc[1] + sc[2]) * (squared_norm(abw) * squared_norm(acw));
+      if (m * W(0x1p-20) > (W(f.sq_distance) + W(squared_norm(p))) * nn)
+        return far_solve<T, Tag>(p, corners);
+    }
+    return f;
+  };
   const T vc = d1 * d4 - d3 * d2;
   if (vc <= T(0) && d1 >= T(0) && d3 <= T(0)) {  // edge region ab
+    if constexpr (ScalarTraits<T>::is_ieee)
+      if (region_product_unsure(vc, dot(ab, ab), dot(ac, ac), sc[0], sc[1])) return face();
     const T s = d1 / (d1 - d3);
     r = on_edge<T, Tag>(p, corners, 0, 1, s);
     if constexpr (ScalarTraits<T>::is_ieee)
@@ -494,6 +546,8 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
   }
   const T vb = d5 * d2 - d1 * d6;
   if (vb <= T(0) && d2 >= T(0) && d6 <= T(0)) {  // edge region ca
+    if constexpr (ScalarTraits<T>::is_ieee)
+      if (region_product_unsure(vb, dot(ab, ab), dot(ac, ac), sc[0], sc[2])) return face();
     const T s = d2 / (d2 - d6);  // from a towards c
     r = on_edge<T, Tag>(p, corners, 0, 2, s);
     if constexpr (ScalarTraits<T>::is_ieee)
@@ -505,6 +559,8 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
   const T d43 = d4 - d3;
   const T d56 = d5 - d6;
   if (va <= T(0) && d43 >= T(0) && d56 >= T(0)) {  // edge region bc
+    if constexpr (ScalarTraits<T>::is_ieee)
+      if (region_product_unsure(va, dot(ab, ab), dot(ac, ac), sc[1], sc[2])) return face();
     const T s = d43 / (d43 + d56);
     r = on_edge<T, Tag>(p, corners, 1, 2, s);
     if constexpr (ScalarTraits<T>::is_ieee)
@@ -512,21 +568,7 @@ inline __attribute__((always_inline)) ClosestPointTriangleResult<T> ericson_regi
         return far_solve<T, Tag>(p, corners);
     return r;
   }
-  // Face region (va, vb, vc > 0): the projection of p, computed and
-  // re-checked by detail::face_or_edges, which falls back to the edges when a
-  // sliver's rounding sent p here by mistake.
-  r = face_or_edges<T, Tag>(p, corners);
-  if constexpr (ScalarTraits<T>::is_ieee) {
-    // The plane offset is measured from a along n, whose direction is known
-    // to eps over the sine at a: m over sine^2 = m |ab|^2 |ac|^2 / |n|^2.
-    using W = typename WideScalar<T>::type;
-    const Vec3<W> abw = ab.template cast<W>(), acw = ac.template cast<W>();
-    const W nn = squared_norm(cross(abw, acw));
-    const W m = W(sc[0] + sc[1] + sc[2]) * (squared_norm(abw) * squared_norm(acw));
-    if (m * W(0x1p-20) > (W(r.sq_distance) + W(squared_norm(p))) * nn)
-      return far_solve<T, Tag>(p, corners);
-  }
-  return r;
+  return face();
 }
 
 /// The rare path of a query with one corner 2^16 times nearer than another
