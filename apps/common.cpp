@@ -122,6 +122,7 @@ io::LoadedIndex<T> load_mesh_as(const std::string& path, int threads, bool keep_
   const bool big = !ec && bytes > (std::uintmax_t(32) << 20);
   if (big) std::cerr << "prox: reading " << path << " (" << human_bytes(bytes) << ")\n";
   io::LoadedIndex<T> m = io::load_index<T>(path, load_options(threads, keep_data));
+  for (const std::string& w : m.warnings) std::cerr << "prox: warning: " << w << "\n";
   if (big) {
     std::cerr << fmt::format("prox: read {} triangles in {:.2f} s, built the index in {:.2f} s\n",
                              with_commas(m.triangles), m.read_ms / 1000, m.build_ms / 1000);

@@ -104,6 +104,7 @@ Runner setup_info(CLI::App& app) {
                          with_commas(data.polygons), with_commas(data.skipped_faces));
     }
     out << "\n";
+    for (const std::string& w : data.warnings) out << fmt::format("warning       {}\n", w);
     if (data.triangles.empty()) {
       Box3<double> box = Box3<double>::empty();
       for (const Vec3d& v : data.vertices) box.extend(v);

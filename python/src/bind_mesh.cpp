@@ -258,8 +258,17 @@ class PyMesh {
       options.non_finite = NonFinitePolicy::drop_triangles;
     }
     PyMesh m;
-    nb::gil_scoped_release release;
-    m.index_ = std::shared_ptr<MeshIndex<T>>(io::load_index<T>(path, options).index.release());
+    std::vector<std::string> warnings;
+    {
+      nb::gil_scoped_release release;
+      io::LoadedIndex<T> loaded = io::load_index<T>(path, options);
+      m.index_ = std::shared_ptr<MeshIndex<T>>(loaded.index.release());
+      warnings = std::move(loaded.warnings);
+    }
+    // What the reader let through (e.g. more OFF face lines than the header
+    // declares): a Python warning each, as the CLI says them on stderr.
+    for (const std::string& w : warnings)
+      if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) != 0) throw nb::python_error();
     return m;
   }
 

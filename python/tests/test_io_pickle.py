@@ -75,6 +75,16 @@ def test_load_errors(tmp_path):
         prox.load(bad, dtype=np.int32)
 
 
+def test_load_warns_what_it_lets_through(tmp_path):
+    # More face lines than the OFF header declares: read as the header says,
+    # with a warning naming the line (stop 40).
+    p = tmp_path / "extra.off"
+    p.write_text("OFF\n4 1 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 1 2\n3 0 1 3\n")
+    with pytest.warns(UserWarning, match="line 8: 1 more face line after the header's 1"):
+        m = prox.load(p)
+    assert m.num_triangles == 1
+
+
 def test_load_drop_non_finite(tmp_path):
     p = tmp_path / "nan.off"
     p.write_text("OFF\n4 2 0\n0 0 0\n1 0 0\n0 1 0\nnan 0 1\n3 0 1 2\n3 0 1 3\n")

@@ -83,6 +83,7 @@ LoadedIndex<T> load_index(const std::filesystem::path& path, const LoadOptions& 
   loaded.read_ms = ms_since(read_start);
   loaded.vertices = data.vertices.size();
   loaded.triangles = data.triangles.size();
+  loaded.warnings = data.warnings;
   const auto build_start = std::chrono::steady_clock::now();
   if (options.keep_data) {
     loaded.index = build_index<T>(data, path.string(), options);

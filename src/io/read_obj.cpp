@@ -28,7 +28,7 @@ using detail::quote;
 
 // Returns the vertices (parsed exactly); throws ReadError on the first bad line.
 std::vector<Vec3d> check_obj_lines(std::string_view bytes, const std::string& name,
-                                   const ReadOptions& options) {
+                                   const ReadOptions& options, std::size_t& short_faces) {
   std::vector<Vec3d> vertices;
   detail::TextCursor c{bytes, name};
   std::size_t num_vertices = 0;
@@ -72,6 +72,8 @@ std::vector<Vec3d> check_obj_lines(std::string_view bytes, const std::string& na
         ++corners;
       }
       if (corners == 0) c.fail_here(at, "'f' line without indices");
+      // tinyobjloader drops these itself; counted here, as the other readers do.
+      if (corners < 3) ++short_faces;
     }
     c.skip_line();
   }
@@ -86,7 +88,8 @@ std::vector<Vec3d> check_obj_lines(std::string_view bytes, const std::string& na
 }  // namespace
 
 MeshData parse_obj(std::string_view bytes, const std::string& name, const ReadOptions& options) {
-  std::vector<Vec3d> vertices = check_obj_lines(bytes, name, options);
+  std::size_t short_faces = 0;
+  std::vector<Vec3d> vertices = check_obj_lines(bytes, name, options, short_faces);
   const std::size_t num_vertices = vertices.size();
   tinyobj::attrib_t attrib;
   std::vector<tinyobj::shape_t> shapes;
@@ -102,6 +105,7 @@ MeshData parse_obj(std::string_view bytes, const std::string& name, const ReadOp
   }
   MeshData mesh;
   mesh.vertices = std::move(vertices);
+  mesh.skipped_faces = short_faces;
   for (const tinyobj::shape_t& shape : shapes) {
     const tinyobj::mesh_t& m = shape.mesh;
     std::size_t offset = 0;
@@ -119,7 +123,6 @@ MeshData parse_obj(std::string_view bytes, const std::string& name, const ReadOp
         mesh.triangles.push_back({static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b),
                                   static_cast<std::uint32_t>(d)});
       }
-      if (n < 3) ++mesh.skipped_faces;
       if (n > 3) ++mesh.polygons;
       offset += n;
     }

@@ -57,6 +57,8 @@ MeshData parse_off(std::string_view bytes, const std::string& name, const ReadOp
                            " bytes follow (truncated or wrong counts)");
   }
   if (nv > 0xffffffffll) c.fail_here(kw_at, "too many vertices for 32-bit indices");
+  const std::string counts_hint = " (do the header's counts, " + std::to_string(nv) +
+                                  " vertices and " + std::to_string(nf) + " faces, match the file?)";
   MeshData mesh;
   mesh.vertices.resize(static_cast<std::size_t>(nv));
   mesh.triangles.reserve(static_cast<std::size_t>(nf));
@@ -83,7 +85,9 @@ MeshData parse_off(std::string_view bytes, const std::string& name, const ReadOp
     const std::string_view tok = c.token_on_line();
     std::int64_t n = 0;
     if (!detail::parse_int(tok, n) || n < 0 || static_cast<std::uint64_t>(n) > c.left()) {
-      c.fail_here(at, "bad corner count " + quote(tok) + " for face " + std::to_string(f));
+      double x = 0;
+      c.fail_here(at, "bad corner count " + quote(tok) + " for face " + std::to_string(f) +
+                          (detail::parse_double(tok, x) ? counts_hint : std::string()));
     }
     std::uint32_t first = 0, prev = 0;
     for (std::int64_t k = 0; k < n; ++k) {
@@ -108,12 +112,47 @@ MeshData parse_off(std::string_view bytes, const std::string& name, const ReadOp
       else if (k >= 2) mesh.triangles.push_back({first, prev, u});
       prev = u;
     }
+    // What may follow the indices is a face colour: a colour-map index or
+    // r g b (a): 1, 3 or 4 values. Anything else is a line of another kind
+    // read as a face (a vertex line "0 0 1": the header's counts are off).
+    const std::size_t extra_at = c.pos;
+    int extra = 0;
+    while (!c.at_eol() && extra < 5) {
+      c.token_on_line();
+      ++extra;
+    }
+    if (extra == 2 || extra > 4)
+      c.fail_here(extra_at, "face " + std::to_string(f) + " has " +
+                                (extra > 4 ? std::string("5 or more") : std::to_string(extra)) +
+                                " values after its " + std::to_string(n) +
+                                " vertex indices (a face colour has 1, 3 or 4)" + counts_hint);
     if (n < 3) ++mesh.skipped_faces;
     if (n > 3) ++mesh.polygons;
     c.skip_line();  // face colour
   }
   c.skip_space('#');
-  // Trailing text is tolerated (some writers append edges); say nothing.
+  // Trailing text is tolerated (some writers append edges). More face lines
+  // ("n i1 .. in", n >= 3, every index a vertex) mean the header declares
+  // fewer faces than the file has: read as the header says (as other readers
+  // do; CGAL's data has such a file, prim.off), and said in a warning.
+  std::size_t more = 0, first_at = 0;
+  while (!c.at_end()) {
+    detail::TextCursor peek = c;
+    const std::size_t at = peek.pos;
+    std::int64_t n = 0, idx = 0;
+    bool face = detail::parse_int(peek.token_on_line(), n) && n >= 3;
+    for (std::int64_t k = 0; face && k < n; ++k)
+      face = detail::parse_int(peek.token_on_line(), idx) && idx >= 0 && idx < nv;
+    if (!face) break;
+    if (more++ == 0) first_at = at;
+    c.skip_line();
+    c.skip_space('#');
+  }
+  if (more > 0)
+    mesh.warnings.push_back(name + ": line " + std::to_string(detail::line_of(bytes, first_at)) +
+                            ": " + std::to_string(more) + " more face line" +
+                            (more == 1 ? "" : "s") + " after the header's " + std::to_string(nf) +
+                            " faces, ignored (fix the counts line to read them)");
   return mesh;
 }
 

@@ -138,6 +138,9 @@ PlyHeader parse_header(std::string_view bytes, const std::string& name) {
       if (p.name.empty()) c.fail_here(line_start, "property without a name");
       h.elements.back().props.push_back(std::move(p));
     } else {
+      if (c.at_end())  // the file ends inside this line
+        c.fail_here(line_start, "truncated header: the file ends at " + quote(kw) +
+                                    ", before an 'end_header' line");
       c.fail_here(line_start, "unknown header keyword " + quote(kw));
     }
     if (!c.at_eol()) c.fail_here(line_start, "unexpected text at the end of the header line");
@@ -474,6 +477,11 @@ MeshData parse_ply(std::string_view bytes, const std::string& name, const ReadOp
     }
   }
   if (!seen_vertex) fail(name, "PLY file has no element 'vertex'");
+  // Bytes after the last element of a binary file: the counts or types do not
+  // describe the file (an ascii file may end in blank lines or comments).
+  if (binary && bytes.find_first_not_of(" \t\r\n", pos) != std::string_view::npos)
+    fail_at_byte(name, pos, std::to_string(bytes.size() - pos) +
+                                " bytes follow the last element (wrong counts or types?)");
   if (sink.max_index >= 0 && static_cast<std::uint64_t>(sink.max_index) >= sink.num_vertices) {
     sink.report(sink.max_index, sink.max_index_face, sink.max_index_offset, binary, bytes);
   }

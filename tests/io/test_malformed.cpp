@@ -211,6 +211,18 @@ TEST(Malformed, HandMadeCorpus) {
       {"obj relative index before start", MeshFormat::obj, "v 0 0 0\nv 1 0 0\nf -1 -2 -3\n",
        "points before the first vertex"},
       {"obj garbage index", MeshFormat::obj, "v 0 0 0\nf 1 x 1\n", "bad face index 'x'"},
+      // Found from outside (stop 40): counts that do not match the file, named as such.
+      {"off vertex count too small", MeshFormat::off,
+       "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 1 2\n",
+       "do the header's counts, 3 vertices and 1 faces, match the file?"},
+      {"off vertex count too small, real coordinates", MeshFormat::off,
+       "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n0.5 0 1\n3 0 1 2\n", "match the file?"},
+      {"ply truncated header", MeshFormat::ply, "ply\nformat ascii 1.0\nelement vertex 3\npropert",
+       "truncated header: the file ends at 'propert'"},
+      {"ply binary trailing bytes", MeshFormat::ply,
+       ply_bin_head + "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
+                      "end_header\n" + std::string(12, '\0') + "junk",
+       "4 bytes follow the last element"},
   };
   for (const Case& c : cases) {
     const std::string e = error_of(c.bytes, c.format, "bad.file");
@@ -261,4 +273,27 @@ TEST(Malformed, RandomCorruptionNeverCrashes) {
     }
   }
   std::cout << "  " << rejected << " of " << n << " corrupted files rejected\n";
+}
+
+// What a reader lets through is said, not dropped silently (found from
+// outside, stop 40): more OFF face lines than the header declares are read as
+// the header says (CGAL's prim.off is such a file) with a warning naming the
+// line; OBJ faces of fewer than 3 corners are counted like the other formats'.
+TEST(Malformed, WhatIsLetThroughIsCounted) {
+  const MeshData off = parse_mesh("OFF\n4 1 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 1 2\n3 0 1 3\n"
+                                  "3 0 2 3\n",
+                                  MeshFormat::off, "extra.off");
+  EXPECT_EQ(off.triangles.size(), 1u);
+  ASSERT_EQ(off.warnings.size(), 1u);
+  EXPECT_NE(off.warnings[0].find("extra.off: line 8: 2 more face lines after the header's 1"),
+            std::string::npos)
+      << off.warnings[0];
+  const MeshData edges = parse_mesh("OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n2 0 1\n",
+                                    MeshFormat::off, "edges.off");
+  EXPECT_TRUE(edges.warnings.empty());  // an appended edge line is not a face
+  const MeshData obj = parse_mesh("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2\nf 1 2 3 4\n",
+                                  MeshFormat::obj, "mixed.obj");
+  EXPECT_EQ(obj.triangles.size(), 3u);
+  EXPECT_EQ(obj.skipped_faces, 1u);
+  EXPECT_EQ(obj.polygons, 1u);
 }

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <vector>
 #include <string>
 
 #include "prox/bvh/build_options.hpp"
@@ -40,6 +41,7 @@ struct LoadedIndex {
   std::size_t triangles = 0;            ///< triangles in the file (after fan triangulation)
   double read_ms = 0;                   ///< wall time of reading and parsing
   double build_ms = 0;                  ///< wall time of validating the mesh and building the BVH
+  std::vector<std::string> warnings;    ///< the reader's (MeshData::warnings)
 };
 
 /// Reads `path` and builds its index; throws ReadError naming the file.

@@ -26,6 +26,11 @@ struct MeshData {
   std::size_t skipped_faces = 0;
   /// Polygons with more than three corners, fan-triangulated from their first corner.
   std::size_t polygons = 0;
+  /// What the reader noticed and let through, one line each, naming the file
+  /// and where (e.g. an OFF file with more face lines than its header
+  /// declares: read as the header says, the rest ignored). Commands print
+  /// them on stderr; `prox info` lists them.
+  std::vector<std::string> warnings;
 };
 
 /// Malformed or unreadable input; the message names the file and where in it.
