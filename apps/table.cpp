@@ -184,6 +184,14 @@ void add_table_options(CLI::App& app, TableOptions& o, const std::string& names)
 void write_table(Table& table, const TableOptions& o,
                  const std::function<void(io::NpzWriter&)>& npz_extra) {
   table.select(o.columns);
+  // A text column has no array form: asked for by name in an .npy or .npz,
+  // it would be left out (an (N, 0) array for it alone), so it is refused.
+  const std::string ext = lower_extension(o.out);
+  if (!o.columns.empty() && (ext == ".npy" || ext == ".npz"))
+    for (const Column& c : table.columns())
+      if (c.type == ColumnType::text)
+        throw UsageError("--columns " + c.name + " is text, written to .csv only (not " + ext +
+                         ")");
   if (o.float32) table.to_float32();
   Output out(o.out);
   table.write(out, o.out, npz_extra);

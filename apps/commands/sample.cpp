@@ -27,7 +27,9 @@ Runner setup_sample(CLI::App& app) {
   app.add_option("MESH", o->mesh, "mesh file (.obj .ply .stl .off)")->required();
   app.add_option("-n,--count", o->n, "number of samples (at least 1)")->required();
   add_table_options(app, o->table, kSampleColumns);
-  app.get_option("-o")->required();
+  app.get_option("-o")->required()->description(
+      "output .csv (- for standard output), .npz (one array per column) or .npy (one column: "
+      "its array; several: float64 rows)");
   app.add_option("--method", o->method,
                  "uniform (independent samples) | stratified (one per 1/N of the area) | poisson "
                  "(Poisson-disk: every two samples at least r apart, r printed on standard error)")

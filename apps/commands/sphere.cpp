@@ -43,13 +43,15 @@ Runner setup_sphere(CLI::App& app) {
                  "sphere centres: 3 numbers per line (or 4: with a radius), a .npy of shape "
                  "(N, 3) or (N, 4), or - for standard input")
       ->required();
-  app.add_option("--radius", o->radius, "radius of every sphere (rows of 4 numbers give their own)");
+  CLI::Option* radius =
+      app.add_option("--radius", o->radius, "radius of every sphere (rows of 4 numbers give their own)");
   add_table_options(app, o->table, "sphere,overlaps,count,triangles");
   add_threads_option(app, o->threads);
   app.footer("Example: prox sphere bunny.off centers.txt --radius 0.01 -o touched.csv");
-  return [o]() {
+  return [o, radius]() {
     check_table_output(o->table.out);
-    if (!std::isnan(o->radius) && !(o->radius >= 0 && std::isfinite(o->radius)))
+    // (NaN stands for "not given" below; a given NaN is refused here.)
+    if (radius->count() > 0 && !(o->radius >= 0 && std::isfinite(o->radius)))
       throw UsageError(fmt::format("--radius must be a finite number >= 0, not {}", o->radius));
     Timer timer;
     const io::Table in = io::read_table(o->centers, {3, 4}, {0, 0, 0, o->radius});

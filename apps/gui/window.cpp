@@ -398,7 +398,7 @@ void run_loop(Window& window, const std::vector<Input>& script, bool exit_after_
 
 void add_gui_options(CLI::App& app, GuiOptions& o, const std::string& readout_help) {
   app.add_option("--script", o.script,
-                 "play mouse moves, clicks, drags, wheel turns and keys from FILE (docs/cli.md), then exit");
+                 "play mouse moves, clicks, drags, wheel turns and keys from FILE (docs/gui.md), then exit");
   app.add_option("--screenshot", o.screenshot, "write the last frame to OUT.png, then exit");
   app.add_flag("--stay", o.stay, "keep the window open after --script / --screenshot");
   app.add_flag("--readout", o.readout, readout_help);

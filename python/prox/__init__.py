@@ -115,8 +115,10 @@ def _device(device: Any) -> str:
 def _threads(threads: Optional[int]) -> int:
     if threads is None:
         return 0
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 0:
-        raise ValueError(f"threads must be None or an integer >= 0 (0: all cores), got {threads!r}")
+    if (isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 0
+            or threads > 4096):
+        raise ValueError(f"threads must be None or an integer from 0 (all cores) to 4096, "
+                         f"got {threads!r}")
     return int(threads)
 
 
@@ -138,6 +140,8 @@ def _scalar(value: Any, name: str) -> float:
         v = float(value)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if v != v:  # NaN: every comparison with it is false, so it would make every query a miss
+        raise ValueError(f"{name} must be a number, not NaN")
     return v
 
 
@@ -702,8 +706,8 @@ class Mesh:
         else:
             raise ValueError(f"radii must be a number or have shape {lead} (one per center), "
                              f"got shape {r.shape}")
-        if np.any(r < 0):
-            raise ValueError("radii must be >= 0")
+        if not np.all(r >= 0):
+            raise ValueError("radii must be >= 0 (not NaN)")
         return r
 
     def sphere_overlap(self, centers: Any, radii: Any, *,
@@ -737,7 +741,7 @@ def load(path: Union[str, os.PathLike], *, dtype: Any = np.float64,
     extension, else the content) and builds its index in ``dtype`` (float64 or float32).
     FileNotFoundError if the file does not exist; ValueError naming the file and the
     line or byte offset for a malformed one."""
-    path = os.fspath(path)
+    path = os.fsdecode(os.fspath(path))  # str, bytes or a path-like object
     dt = np.dtype(dtype)
     if dt not in (np.float32, np.float64):
         raise ValueError(f"dtype must be float32 or float64, got {dt}")

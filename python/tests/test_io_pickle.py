@@ -75,6 +75,12 @@ def test_load_errors(tmp_path):
         prox.load(bad, dtype=np.int32)
 
 
+def test_load_takes_bytes_paths(tmp_path):
+    p = tmp_path / "cube.off"
+    p.write_text("OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n")
+    assert prox.load(bytes(p)).num_triangles == 1  # os.fspath accepts bytes (stop 40)
+
+
 def test_load_warns_what_it_lets_through(tmp_path):
     # More face lines than the OFF header declares: read as the header says,
     # with a warning naming the line (stop 40).

@@ -291,6 +291,20 @@ def test_sphere_overlap_and_triangles(cube):
         cube.sphere_overlap(c, [0.1, 0.2])
     with pytest.raises(ValueError, match="radii must be >= 0"):
         cube.sphere_overlap(c, -1)
+    # NaN made every sphere overlap nothing, silently (found from outside, stop 40).
+    with pytest.raises(ValueError, match="not NaN"):
+        cube.sphere_overlap(c, np.nan)
+    with pytest.raises(ValueError, match="not NaN"):
+        cube.sphere_triangles(c, [0.1, np.nan, 0.2])
+
+
+def test_nan_ray_range_is_refused(cube):
+    # NaN t_min / t_max made every ray a miss, silently (found from outside, stop 40).
+    rays = np.array([[0.5, 0.5, -1, 0, 0, 1]])
+    for call_name in ("cast_rays", "test_occlusions", "count_intersections", "list_intersections"):
+        for kw in ("t_min", "t_max"):
+            with pytest.raises(ValueError, match=f"{kw} must be a number, not NaN"):
+                getattr(cube, call_name)(rays, **{kw: np.nan})
 
 
 # ---- shapes, dtypes, strides, NaN, threads ------------------------------------------------
@@ -366,6 +380,8 @@ def test_bad_shapes_and_dtypes(cube, name):
         call(cube, name, np.array([["a"] * k]))
     with pytest.raises(ValueError, match="threads"):
         call(cube, name, np.zeros((5, k)), threads=-1)
+    with pytest.raises(ValueError, match="threads"):  # was nanobind's TypeError (stop 40)
+        call(cube, name, np.zeros((5, k)), threads=2**40)
 
 
 def test_origins_directions_mismatch(cube):

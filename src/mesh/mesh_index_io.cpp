@@ -135,8 +135,11 @@ MeshIndex<T> MeshIndex<T>::load(std::istream& in) {
     throw MeshError("prox index: written on a machine of the other byte order");
   const auto scalar = r.value<std::uint32_t>("the header");
   if (scalar != sizeof(T))
-    throw MeshError("prox index: holds a " + std::string(scalar == 4 ? "float" : "double") +
-                    " mesh, asked for " + std::string(sizeof(T) == 4 ? "float" : "double"));
+    throw MeshError(scalar == 4 || scalar == 8
+                        ? "prox index: holds a " + std::string(scalar == 4 ? "float" : "double") +
+                              " mesh, asked for " + std::string(sizeof(T) == 4 ? "float" : "double")
+                        : "prox index: bad scalar size " + std::to_string(scalar) +
+                              " (4: float, 8: double): not a prox index, or damaged");
   if (r.value<std::uint32_t>("the header") != sizeof(bvh::Node8))
     throw MeshError("prox index: node size mismatch");
   const auto nv = r.value<std::uint64_t>("the header");

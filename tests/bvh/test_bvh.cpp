@@ -234,6 +234,14 @@ TEST(Bvh, SaveLoadRoundTripAndDamage) {
   MeshIndex<double>(test::icosphere(1)).save(sd);
   std::istringstream sdi(sd.str());
   EXPECT_THROW((void)MeshIndex<float>::load(sdi), MeshError);
+  // A damaged scalar size is named as such, not as "a double mesh, asked for
+  // double" (found from outside, stop 40). Magic, version, byte order, then it.
+  for (const std::uint32_t size : {0u, 3u, 7u, 16u}) {
+    std::string bad = bytes;
+    std::memcpy(&bad[8 + 4 + 4], &size, 4);
+    EXPECT_NE(load_error(bad).find("bad scalar size " + std::to_string(size)), std::string::npos)
+        << load_error(bad);
+  }
 }
 
 }  // namespace

@@ -168,6 +168,11 @@ TEST(CliErrors, WrongUsageExitsTwo) {
       {"render", mesh, "-o", dir / "x.jpg"},
       {"render", mesh},
       {"field2d", "-o", dir / "f.bmp"},
+      // Found from outside (stop 40): a NaN radius given, and a text column
+      // asked for in an array file.
+      {"sphere", mesh, dir / "p.txt", "--radius", "nan"},
+      {"closest", mesh, dir / "p.txt", "--signed", "--columns", "inside_votes", "-o",
+       dir / "x.npy"},
   };
   for (const auto& args : cases) {
     const RunResult r = run_prox(args);

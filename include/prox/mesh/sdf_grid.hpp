@@ -35,6 +35,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
@@ -90,8 +91,11 @@ inline void check_nodes(const GridSpec& g) {
   for (std::size_t n : g.dims)
     if (n < 1 || n > 100000) throw std::invalid_argument("grid size must be 1..100000 per axis");
   const double total = double(g.dims[0]) * double(g.dims[1]) * double(g.dims[2]);
-  if (total > 4e9) throw std::invalid_argument("grid of " + std::to_string(total) +
-                                               " nodes is too large (at most 4e9)");
+  if (total > 4e9) {
+    char msg[96];
+    std::snprintf(msg, sizeof msg, "a grid of %.4g nodes is too large (at most 4e9)", total);
+    throw std::invalid_argument(msg);
+  }
 }
 }  // namespace detail
 
@@ -99,7 +103,7 @@ inline void check_nodes(const GridSpec& g) {
 /// `longest` nodes along the longest padded axis, the others as many as cover
 /// their length (centred).
 inline GridSpec grid_over_box(const Box3<double>& box, double padding, std::size_t longest) {
-  if (longest < 2) throw std::invalid_argument("--res needs at least 2 nodes along an axis");
+  if (longest < 2) throw std::invalid_argument("the resolution needs at least 2 nodes along the longest axis");
   std::array<double, 3> lo{};
   const std::array<double, 3> size = detail::padded_box(box, padding, lo);
   const double big = std::max({size[0], size[1], size[2]});
@@ -132,13 +136,13 @@ inline GridSpec grid_over_box(const Box3<double>& box, double padding,
 /// Cubic cells of side dx covering the padded box (centred).
 inline GridSpec grid_over_box_spacing(const Box3<double>& box, double padding, double dx) {
   if (!(dx > 0) || !std::isfinite(dx))
-    throw std::invalid_argument("--dx must be a finite number > 0 (got " + std::to_string(dx) + ")");
+    throw std::invalid_argument("the spacing must be a finite number > 0 (got " + std::to_string(dx) + ")");
   std::array<double, 3> lo{};
   const std::array<double, 3> size = detail::padded_box(box, padding, lo);
   GridSpec g;
   for (std::size_t a = 0; a < 3; ++a) {
     const double n = std::ceil(size[a] / dx - 1e-9) + 1;
-    if (n > 100000) throw std::invalid_argument("--dx is too small: more than 100000 nodes per axis");
+    if (n > 100000) throw std::invalid_argument("the spacing is too small: more than 100000 nodes per axis");
     g.dims[a] = std::size_t(n);
     g.spacing[a] = dx;
     g.origin[a] = lo[a] + 0.5 * size[a] - 0.5 * double(g.dims[a] - 1) * dx;
