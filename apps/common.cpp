@@ -1,6 +1,7 @@
 // apps/common.cpp — shared pieces of the `prox` commands (see common.hpp).
 #include "common.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <vector>
 #include <filesystem>
@@ -167,6 +168,35 @@ void Output::commit() {
     std::cout.flush();
     if (!std::cout) throw std::runtime_error("cannot write to standard output");
   }
+}
+
+CLI::Validator number_check(bool zero_ok, bool inf_ok) {
+  return CLI::Validator(
+      [=](const std::string& t) {
+        char* end = nullptr;
+        const double x = std::strtod(t.c_str(), &end);
+        const bool ok = end != t.c_str() && *end == '\0' && (zero_ok ? x >= 0 : x > 0) &&
+                        (inf_ok || std::isfinite(x));
+        if (ok) return std::string();
+        return "must be a " + std::string(inf_ok ? "" : "finite ") + "number " +
+               (zero_ok ? ">= 0" : "above 0") + ", not '" + t + "'";
+      },
+      "");
+}
+
+CLI::Validator count_check(std::uint64_t min, std::uint64_t max) {
+  return CLI::Validator(
+      [=](const std::string& t) {
+        std::uint64_t x = 0;
+        const char* b = t.data();
+        const auto [p, ec] = std::from_chars(b, b + t.size(), x);
+        if (t.empty() || t[0] == '-' || ec != std::errc() || p != b + t.size() || x < min ||
+            x > max)
+          return "must be a whole number from " + std::to_string(min) + " to " +
+                 std::to_string(max) + ", not '" + t + "'";
+        return std::string();
+      },
+      "");
 }
 
 void check_outputs(std::initializer_list<std::string> paths) {

@@ -109,6 +109,13 @@ class Output {
 /// writes several files calls it with all of them first, so that a failure
 /// leaves neither a new file nor a replaced one behind.
 void check_outputs(std::initializer_list<std::string> paths);
+/// A check for a number option: finite unless inf_ok, > 0 (or >= 0 when
+/// zero_ok), and never NaN (which CLI11's PositiveNumber / NonNegativeNumber
+/// let through: every comparison with it is false); the message names the value.
+CLI::Validator number_check(bool zero_ok, bool inf_ok);
+/// A check for a count option: a whole number from min to max (a negative one
+/// is named as such, not wrapped around to 2^64 - n).
+CLI::Validator count_check(std::uint64_t min, std::uint64_t max);
 /// ".csv", ".npy", ".png"... in lower case ("" when none).
 std::string lower_extension(const std::string& path);
 /// "WxH" (e.g. 800x600) -> {W, H}; UsageError unless 1 <= W, H <= 16384.

@@ -32,7 +32,7 @@ Runner setup_field2d(CLI::App& app) {
                "unsigned distance to their outlines");
   app.add_option("--size", o->size, "picture size WIDTHxHEIGHT (default: the scene's canvas)");
   app.add_option("--band", o->band, "a band every N scene units (0: no bands)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(number_check(true, false))
       ->capture_default_str();
   app.add_flag("--plain", o->plain, "the picture alone (no caption or colour bar)");
   add_threads_option(app, o->threads);

@@ -21,6 +21,8 @@
 #include <memory>
 #include <vector>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "command.hpp"
@@ -108,7 +110,8 @@ Runner setup_hausdorff(CLI::App& app) {
   app.add_option("--samples", o->samples,
                  "area-weighted samples per mesh for mean, RMS, Chamfer and the histogram "
                  "(0: none)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(count_check(0, std::uint64_t(1) << 31));
   app.add_option("--sampling", o->method, "uniform | stratified | poisson (Poisson-disk)")->capture_default_str();
   app.add_option("--seed", o->seed, "seed of the samples")->capture_default_str();
   app.add_option("--bins", o->bins, "histogram bins")->check(CLI::Range(1, 1000))->capture_default_str();
@@ -163,8 +166,28 @@ Runner setup_hausdorff(CLI::App& app) {
     SurfaceSamples<double> sa, sb;
     std::vector<double> da, db;
     if (o->samples > 0) {
-      sa = sample_surface(a, o->samples, o->seed, method, o->threads);
-      sb = sample_surface(b, o->samples, o->seed + 1, method, o->threads);
+      // Each sample holds a point, weights, a triangle and a distance (60
+      // bytes), for each mesh: a count the machine cannot hold is said as such.
+      const double need = double(o->samples) * 2 * 60;
+      const double have = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+      if (have > 0 && need > have)
+        throw std::runtime_error(fmt::format(
+            "--samples {} needs about {} for the samples alone, more than this machine's {}",
+            with_commas(o->samples), human_bytes(std::size_t(need)),
+            human_bytes(std::size_t(have))));
+      // A mesh without area has nothing to sample; its Hausdorff distance is
+      // still defined (--samples 0 gives it alone): say which file and that.
+      auto sample = [&](const TriangleMesh<double>& mesh, const std::string& file,
+                        std::uint64_t seed) {
+        try {
+          return sample_surface(mesh, o->samples, seed, method, o->threads);
+        } catch (const std::invalid_argument& e) {
+          throw std::runtime_error("'" + file + "': " + e.what() +
+                                   " (--samples 0 gives the Hausdorff distance alone)");
+        }
+      };
+      sa = sample(a, o->a, o->seed);
+      sb = sample(b, o->b, o->seed + 1);
       da = sample_distances(std::span<const Vec3d>(sa.points), *mb.index, o->threads);
       db = sample_distances(std::span<const Vec3d>(sb.points), *ma.index, o->threads);
     }

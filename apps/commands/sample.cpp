@@ -25,7 +25,9 @@ Runner setup_sample(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   app.add_option("MESH", o->mesh, "mesh file (.obj .ply .stl .off)")->required();
-  app.add_option("-n,--count", o->n, "number of samples (at least 1)")->required();
+  app.add_option("-n,--count", o->n, "number of samples (at least 1)")
+      ->required()
+      ->check(count_check(1, std::uint64_t(1) << 31));
   add_table_options(app, o->table, kSampleColumns);
   app.get_option("-o")->required()->description(
       "output .csv (- for standard output), .npz (one array per column) or .npy (one column: "

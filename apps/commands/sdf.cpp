@@ -90,28 +90,13 @@ Runner setup_sdf(CLI::App& app) {
   auto* res = app.add_option("--res", o->res,
                              "nodes along the longest axis (cubic cells), or NXxNYxNZ "
                              "(default 64)");
-  // NaN passes CLI11's PositiveNumber / NonNegativeNumber (every comparison
-  // with it is false): these checks reject it.
-  auto number = [](bool zero_ok, bool inf_ok) {
-    return CLI::Validator(
-        [=](const std::string& t) {
-          char* end = nullptr;
-          const double x = std::strtod(t.c_str(), &end);
-          const bool ok = end != t.c_str() && *end == '\0' && (zero_ok ? x >= 0 : x > 0) &&
-                          (inf_ok || std::isfinite(x));
-          if (ok) return std::string();
-          return "must be a " + std::string(inf_ok ? "" : "finite ") + "number " +
-                 (zero_ok ? ">= 0" : "above 0") + ", not '" + t + "'";
-        },
-        "");
-  };
-  auto* dx = app.add_option("--dx", o->dx, "cell size (cubic cells)")->check(number(false, false));
+  auto* dx = app.add_option("--dx", o->dx, "cell size (cubic cells)")->check(number_check(false, false));
   res->excludes(dx);
   app.add_option("--padding", o->padding,
                  "added on every side, as a fraction of the box's longest side (default 0.1)")
-      ->check(number(true, false));
+      ->check(number_check(true, false));
   app.add_option("--band", o->band, "clamp |distance| beyond this to +-band")
-      ->check(number(false, true));
+      ->check(number_check(false, true));
   add_sign_options(app, o->sign);
   app.add_flag("--float32", o->float32, "store float32 values (default float64)");
   app.add_option("--slice", o->slice,

@@ -171,6 +171,10 @@ TEST(CliErrors, WrongUsageExitsTwo) {
       // Found from outside (stop 40): a NaN radius given, and a text column
       // asked for in an array file.
       {"sphere", mesh, dir / "p.txt", "--radius", "nan"},
+      {"hausdorff", mesh, mesh, "--samples", "-5"},
+      {"sample", mesh, "-n", "-5", "-o", dir / "s.npy"},
+      {"field2d", "-o", dir / "f.png", "--band", "-1"},
+      {"field2d", "-o", dir / "f.png", "--band", "nan"},
       {"closest", mesh, dir / "p.txt", "--signed", "--columns", "inside_votes", "-o",
        dir / "x.npy"},
   };

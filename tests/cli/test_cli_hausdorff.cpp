@@ -209,7 +209,7 @@ TEST(CliHausdorff, ErrorsAreOneLineAndLeaveNothing) {
       // An output folder that does not exist: said before the work, not after the report.
       {{"hausdorff", p.a, p.b, "-o", p.dir / "no-such-folder/d.ply"}, 1, "no-such-folder"},
       {{"hausdorff", p.a, p.b, "--picture", p.dir / "no-such-folder/d.png"}, 1, "no-such-folder"},
-      {{"sample", p.a, "-n", "0", "-o", p.dir / "s.npy"}, 2, "-n"},
+      {{"sample", p.a, "-n", "0", "-o", p.dir / "s.npy"}, 2, "--count: must be a whole number from 1"},
       {{"sample", p.a, "-n", "5", "-o", p.dir / "s.txt"}, 2, "-o must name"},
       {{"sample", p.a, "-n", "5", "-o", p.dir / "s.npy", "--method", "blue"}, 2, "--method"},
   };

@@ -200,8 +200,11 @@ TEST(PlanarExact, Orient2dIsExactOnNearlyCollinearPoints) {
     const double plain = cross(b - a, p - a);
     plain_wrong += (plain > 0 ? 1 : (plain < 0 ? -1 : 0)) != want;
     // Float input: promoted to double, still exact.
-    const Vec2f af{float(a[0]), float(a[1])}, bf{float(b[0]), float(b[1])};
-    const Vec2f pf = k % 2 ? Vec2f{float(p[0]), float(p[1])} : af + (bf - af) * 0.5f;
+    // prox::to_float: GCC 12.2's SLP vectorizer can fold an inlined
+    // double -> float rounding away (include/prox/core/scalar.hpp), and did
+    // here once orient2d's body changed (stop 40): af held unrounded doubles.
+    const Vec2f af{to_float(a[0]), to_float(a[1])}, bf{to_float(b[0]), to_float(b[1])};
+    const Vec2f pf = k % 2 ? Vec2f{to_float(p[0]), to_float(p[1])} : af + (bf - af) * 0.5f;
     const Vec2d ad{af[0], af[1]}, bd{bf[0], bf[1]}, pd{pf[0], pf[1]};
     ASSERT_EQ(orient2d(af, bf, pf), sgn(cross(exact(bd) - exact(ad), exact(pd) - exact(ad)))) << k;
   }
@@ -343,6 +346,77 @@ TEST(PlanarExact, SelfContactSweepMatchesAllPairs) {
     simple += brute.first < 0;
   }
   EXPECT_GT(simple, 0);
+}
+
+// Found from outside (stop 40). A point within rounding of a capsule's core
+// got an outline point up to r off (its direction was rounding noise): the
+// answer must lie on the outline, at distance r from the core.
+TEST(PlanarExact, CapsuleOutlinePointFromTheCore) {
+  std::mt19937_64 rng(40);
+  std::uniform_real_distribution<double> u(-3, 3), t(0.05, 0.95);
+  int n = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const Capsule<double> c{Vec2d{u(rng), u(rng)}, Vec2d{u(rng), u(rng)}, 0.5 + t(rng)};
+    const double s = t(rng);
+    const Vec2d p = c.a + (c.b - c.a) * s;  // on the core, within rounding
+    const ClosestResult<double> r = closest_on(p, c);
+    const double core = std::sqrt(closest_point_segment(r.point, c.a, c.b).sq_distance);
+    ASSERT_NEAR(core, c.radius, 1e-12 * (1 + c.radius)) << k;
+    ASSERT_NEAR(std::sqrt(r.sq_distance), c.radius, 1e-12 * (1 + c.radius)) << k;
+    ++n;
+  }
+  EXPECT_EQ(n, 2000);
+}
+
+// Inside tests and signs at the ends of the double range (stop 40: squares
+// overflowed or underflowed, and far points were "inside").
+TEST(PlanarExact, InsideTestsOverTheWholeRange) {
+  for (const double sc : {1e-300, 1e-170, 1e-150, 1.0, 1e150, 1e155, 1e300}) {
+    const Vec2d out{3 * sc, 4 * sc};  // 4 sc outside a radius-sc circle at the origin
+    const Vec2d in{0.3 * sc, 0.4 * sc};
+    const Circle<double> circle{Vec2d{0, 0}, sc};
+    EXPECT_FALSE(contains(out, circle)) << sc;
+    EXPECT_TRUE(contains(in, circle)) << sc;
+    EXPECT_GT(signed_distance(out, circle), 0) << sc;
+    const Capsule<double> cap{Vec2d{0, 0}, Vec2d{0, 0}, sc};
+    EXPECT_FALSE(contains(out, cap)) << sc;
+    EXPECT_TRUE(contains(in, cap)) << sc;
+    EXPECT_GT(signed_distance(out, cap), 0) << sc;
+    EXPECT_LT(signed_distance(in, cap), 0) << sc;
+    const ConvexPolygon<double> tri{{Vec2d{0, 0}, Vec2d{sc, 0}, Vec2d{0, sc}}};
+    const Polygon<double> ptri{{Vec2d{0, 0}, Vec2d{sc, 0}, Vec2d{0, sc}}};
+    EXPECT_FALSE(contains(out, tri)) << sc;
+    EXPECT_FALSE(contains(out, ptri)) << sc;
+    EXPECT_TRUE(contains(Vec2d{0.2 * sc, 0.2 * sc}, tri)) << sc;
+  }
+  const ConvexPolygon<double> unit{{Vec2d{0, 0}, Vec2d{1, 0}, Vec2d{0, 1}}};
+  EXPECT_FALSE(contains(Vec2d{1e308, 1e308}, unit));
+  EXPECT_FALSE(contains(Vec2d{-1e308, -1e308}, unit));
+  EXPECT_GT(signed_distance(Vec2d{1e308, 1e308}, unit), 0);
+}
+
+// A point exactly on a polygon's outline has signed distance +0, whatever
+// rounding leaves in its distance (stop 40: -2.8e-17).
+TEST(PlanarExact, OnTheOutlineIsPlusZero) {
+  std::mt19937_64 rng(41);
+  std::uniform_real_distribution<double> u(-100, 100);
+  int residues = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const auto pts = star_polygon(rng, 3 + k % 9, 100);
+    const std::size_t e = rng() % pts.size();
+    const Vec2d a = pts[e], b = pts[(e + 1) % pts.size()];
+    // Points on the edge exactly: its ends, and midpoints that happen to be exact.
+    const Vec2d m = (a + b) * 0.5;
+    for (const Vec2d& p : {a, m}) {
+      if (orient2d(a, b, p) != 0) continue;
+      const Polygon<double> poly{pts};
+      residues += closest_on(p, poly).sq_distance > 0;
+      const double sd = signed_distance(p, poly);
+      ASSERT_EQ(sd, 0.0) << k;
+      ASSERT_FALSE(std::signbit(sd)) << k;
+    }
+  }
+  std::printf("[ outline ] on-outline points with a rounded distance above 0: %d\n", residues);
 }
 
 }  // namespace

@@ -42,6 +42,25 @@ T signed_distance(const Vec2<T>& p, const Shape& shape) {
   return d > T(0) && contains(p, shape) ? -d : d;
 }
 
+/// Signed distance to a polygon: as above, but a point exactly on the outline
+/// (exact orientation, detail::on_closed_path) is +0 whatever rounding left
+/// in its distance (found from outside, stop 40: -2.8e-17 for such points).
+template <class T, class Poly>
+T polygon_signed_distance(const Vec2<T>& p, const Poly& poly) {
+  using std::sqrt;
+  const T d = sqrt(closest_on(p, poly).sq_distance);
+  if (!(d > T(0)) || !contains(p, poly)) return d;
+  return detail::on_closed_path(p, poly.points) ? T(0) : -d;
+}
+template <class T>
+T signed_distance(const Vec2<T>& p, const ConvexPolygon<T>& poly) {
+  return polygon_signed_distance(p, poly);
+}
+template <class T>
+T signed_distance(const Vec2<T>& p, const Polygon<T>& poly) {
+  return polygon_signed_distance(p, poly);
+}
+
 /// Signed distance to a circle: |p - center| - radius.
 template <class T>
 T signed_distance(const Vec2<T>& p, const Circle<T>& c) {
@@ -55,7 +74,10 @@ template <class T>
 T signed_distance(const Vec2<T>& p, const Capsule<T>& c) {
   detail::check_radius(c.radius, "capsule");
   using std::sqrt;
-  return sqrt(closest_point_segment(p, c.a, c.b).sq_distance) - c.radius;
+  // In a frame where the squares neither overflow nor underflow (at 1e-170
+  // the core distance squared to 0 and the sign came out negative, stop 40).
+  const detail::CapsuleFrame<T> f = detail::capsule_frame(p, c);
+  return (sqrt(closest_point_segment(f.p, f.a, f.b).sq_distance) - f.r) * f.back;
 }
 
 }  // namespace prox::planar

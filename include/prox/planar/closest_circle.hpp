@@ -18,7 +18,9 @@
 // Result: edge -1 (a rim is not a straight edge), t 0.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "prox/planar/shapes.hpp"
 
@@ -28,7 +30,18 @@ namespace prox::planar {
 template <class T>
 bool contains(const Vec2<T>& p, const Circle<T>& c) {
   detail::check_radius(c.radius, "circle");
-  return squared_distance(p, c.center) <= c.radius * c.radius;
+  Vec2<T> d = p - c.center;
+  T r = c.radius;
+  if constexpr (std::is_floating_point_v<T>) {
+    using std::abs;
+    const T m = std::max({abs(d[0]), abs(d[1]), r});
+    if (detail::needs_rescale(m)) {  // squares would overflow or underflow
+      const T s = detail::rescale_factor(m);
+      d = d * s;
+      r *= s;
+    }
+  }
+  return squared_norm(d) <= r * r;
 }
 
 /// Closest point on the circle's rim to p; at the center, the rim point to +x.

@@ -17,11 +17,13 @@
 // ships a header-only robust predicate for templates (CGAL's kernels are far
 // heavier than one function).
 // Float input is promoted to double (exact). Exact types (mpq_class) use the
-// plain cross product, which is exact for them. Exactness assumes no overflow
-// or underflow in the products (coordinates between about 1e-140 and 1e140
-// in magnitude, or zero); NaN input gives 0.
+// plain cross product, which is exact for them. Coordinates above 2^500 or
+// below 2^-450 in magnitude are first scaled by a power of two (exact), so
+// the sign is exact over the whole double range but where the coordinates
+// span more than about 2^900; NaN input gives 0.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -97,9 +99,22 @@ inline int orient2d_exact(double bx, double ax, double py, double ay, double by,
 template <class T>
 int orient2d(const Vec2<T>& a, const Vec2<T>& b, const Vec2<T>& p) {
   if constexpr (std::is_floating_point_v<T>) {
-    const double ax = double(a[0]), ay = double(a[1]);
-    const double bx = double(b[0]), by = double(b[1]);
-    const double px = double(p[0]), py = double(p[1]);
+    double ax = double(a[0]), ay = double(a[1]);
+    double bx = double(b[0]), by = double(b[1]);
+    double px = double(p[0]), py = double(p[1]);
+    // Coordinates whose differences' products would overflow or underflow
+    // are scaled by a power of two first (exact but for values 2^900 times
+    // smaller than the largest): the sign is the same, and now computed
+    // exactly (found from outside, stop 40: (1e308, 1e308) was inside the
+    // triangle (0,0), (1,0), (0,1)).
+    const double m = std::max({std::abs(ax), std::abs(ay), std::abs(bx), std::abs(by),
+                               std::abs(px), std::abs(py)});
+    if (m > 0x1p500 || (m > 0 && m < 0x1p-450)) {
+      int e = 0;
+      std::frexp(m, &e);
+      const double s = std::ldexp(1.0, -e);
+      ax *= s, ay *= s, bx *= s, by *= s, px *= s, py *= s;
+    }
     const double left = (bx - ax) * (py - ay);
     const double right = (by - ay) * (px - ax);
     const double det = left - right;

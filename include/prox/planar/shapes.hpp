@@ -30,6 +30,8 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "prox/core/box.hpp"
@@ -153,6 +155,33 @@ void check_points(const std::vector<Vec2<T>>& pts, const char* shape) {
 template <class T>
 Vec2<T> perp(const Vec2<T>& v) {
   return Vec2<T>{-v[1], v[0]};
+}
+
+/// Lengths of magnitude m (> 0) whose squares or products would overflow or
+/// fall into T's subnormals: above 2^(max_exp / 2 - 8) or below
+/// 2^(min_exp / 2 + 30) (double: 2^504 and 2^-480). A query there is solved
+/// on a copy scaled by rescale_factor(m), a power of two (exact but for
+/// values 2^900 times smaller than m, which cannot decide a comparison with
+/// m's), and its answer scaled back (found from outside, stop 40: a point 4e155
+/// outside a circle of radius 1e155, or 4e-170 outside one of 1e-170, was
+/// "inside", the squares having overflowed or underflowed).
+template <class T>
+bool needs_rescale(T m) {
+  if constexpr (std::is_floating_point_v<T>) {
+    constexpr int hi = std::numeric_limits<T>::max_exponent / 2 - 8;
+    constexpr int lo = std::numeric_limits<T>::min_exponent / 2 + 30;
+    return std::isfinite(m) && m > T(0) && (m > std::ldexp(T(1), hi) || m < std::ldexp(T(1), lo));
+  } else {
+    (void)m;
+    return false;
+  }
+}
+/// 2^-e with m 2^-e in [0.5, 1) (m > 0, finite).
+template <class T>
+T rescale_factor(T m) {
+  int e = 0;
+  std::frexp(m, &e);
+  return std::ldexp(T(1), -e);
 }
 
 }  // namespace detail
