@@ -62,16 +62,7 @@ void add_precision_option(CLI::App& app, std::string& precision) {
 
 void add_positive_option(CLI::App& app, const std::string& name, double& value,
                          const std::string& help) {
-  app.add_option(name, value, help)
-      ->check(CLI::Validator(
-          [](const std::string& s) {
-            char* end = nullptr;
-            const double x = std::strtod(s.c_str(), &end);
-            if (end == s.c_str() || *end != '\0' || !(x > 0))
-              return "must be a number above 0, not '" + s + "'";
-            return std::string();
-          },
-          ""));
+  app.add_option(name, value, help)->check(number_check(false, true));
 }
 
 void in_blocks(std::size_t n, const std::string& label,

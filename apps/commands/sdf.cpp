@@ -10,7 +10,6 @@
 // values beyond W are clamped to +-W. --surface writes the zero level set as a
 // closed, outward mesh (prox/mesh/sdf_surface.hpp).
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>

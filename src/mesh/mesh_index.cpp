@@ -184,23 +184,11 @@ void visit_sphere(const FlatIndex<T>& x, const Vec3<T>& center, T radius, OnHit&
   if (r2 < T(0)) return;
   const bvh::PointQuery q(center);
   bvh::NearestTest<false> test{q, bvh::float_up(r2) * bvh::kGrow};
-  // A triangle whose box is clearly beyond the radius is skipped before the
-  // kernel: the box's distance is a lower bound of the exact one, shrunk by
-  // 2^-20 (float) or 2^-40 (double), far beyond the kernel's rounding, so a
-  // triangle the kernel puts within r2 is never skipped.
-  constexpr T kShrink = std::is_same_v<T, float> ? T(1.0f - 0x1p-20f) : T(1.0 - 0x1p-40);
   bvh::traverse(x.nodes, test, [&](std::uint32_t b, std::uint32_t n) {
     for (std::uint32_t s = b; s < b + n; ++s) {
-      const Vec3<T> c0 = x.corner(s, 0), c1 = x.corner(s, 1), c2 = x.corner(s, 2);
-      T l = T(0);
-      for (int a = 0; a < 3; ++a) {
-        const T lo = std::min(c0[a], std::min(c1[a], c2[a]));
-        const T hi = std::max(c0[a], std::max(c1[a], c2[a]));
-        const T d = std::max(lo - center[a], center[a] - hi);
-        if (d > T(0)) l += d * d;
-      }
-      if (l * kShrink > r2) continue;
-      if (closest_point_triangle(center, c0, c1, c2).sq_distance <= r2 && on_hit(x.prims[s]))
+      if (closest_point_triangle(center, x.corner(s, 0), x.corner(s, 1), x.corner(s, 2))
+                  .sq_distance <= r2 &&
+          on_hit(x.prims[s]))
         return true;
     }
     return false;

@@ -75,17 +75,7 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
     SignConfidence confidence;
   };
   constexpr bool kLune = requires { sm.index().layout(); };
-  // S of sdf_grid_lune.hpp: the mesh box's largest coordinate plus its diagonal.
-  double scale = 0;
-  {
-    const auto b = sm.index().mesh().bounds();
-    double diag2 = 0;
-    for (int a = 0; a < 3; ++a) {
-      scale = std::max({scale, std::fabs(double(b.lo[a])), std::fabs(double(b.hi[a]))});
-      diag2 += (double(b.hi[a]) - double(b.lo[a])) * (double(b.hi[a]) - double(b.lo[a]));
-    }
-    scale += std::sqrt(diag2);
-  }
+  const double scale = kernel_scale(sm.index().mesh().bounds());  // S of sdf_grid_lune.hpp
   // Contiguous slabs of z-planes, so a plane sees the one below it (its empty
   // balls prune the search). Values do not depend on the split: every node is
   // the exact argmin, and signs propagate only within a plane, in one order.

@@ -120,16 +120,7 @@ class SignedMesh {
                           diagnostics_.outward();
     suits_parity_ = diagnostics_.closed();
     if (method_ == SignMethod::pseudonormal) normals_ = pseudonormals(index.mesh());
-    {
-      const auto b = index.mesh().bounds();
-      double diag2 = 0;
-      for (int a = 0; a < 3; ++a) {
-        scale_ = std::max({scale_, std::fabs(double(b.lo[a])), std::fabs(double(b.hi[a]))});
-        const double w = double(b.hi[a]) - double(b.lo[a]);
-        if (std::isfinite(w)) diag2 += w * w;
-      }
-      scale_ += std::sqrt(diag2);
-    }
+    scale_ = kernel_scale(index.mesh().bounds());
     if constexpr (std::is_same_v<Index, MeshIndex<T>>)
       if (method_ == SignMethod::winding)
         fast_ = FastWindingNumber<T>::shared(index);  // built once per index
@@ -332,7 +323,7 @@ class SignedMesh {
   SignOptions options_;
   SignMethod method_ = SignMethod::none;
   bool suits_pseudonormal_ = false, suits_parity_ = false;
-  double scale_ = 0;  // S of rounding_reach: the mesh box's largest coordinate plus its diagonal
+  double scale_ = 0;  // S of rounding_reach (kernel_scale of the mesh box)
   Pseudonormals normals_;
   std::shared_ptr<const FastWindingNumber<T>> fast_;  // winding on a MeshIndex
 };

@@ -194,4 +194,17 @@ class TriangleMesh {
   std::vector<Triangle> triangles_;
 };
 
+/// S of the closest-point kernel's error bounds (kernel_error_bound in
+/// prox/mesh/sdf_grid_lune.hpp, SignedMesh::rounding_reach): the box's
+/// largest |coordinate| plus its diagonal, in double.
+template <class T>
+double kernel_scale(const Box3<T>& b) {
+  double s = 0, diag2 = 0;
+  for (int a = 0; a < 3; ++a) {
+    s = std::max({s, std::fabs(double(b.lo[a])), std::fabs(double(b.hi[a]))});
+    diag2 += (double(b.hi[a]) - double(b.lo[a])) * (double(b.hi[a]) - double(b.lo[a]));
+  }
+  return s + std::sqrt(diag2);
+}
+
 }  // namespace prox

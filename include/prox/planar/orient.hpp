@@ -41,6 +41,16 @@ inline void two_diff(double a, double b, double& s, double& e) {
   e = (a - av) + (bv - b);
 }
 
+/// 2^-e with m 2^-e in [0.5, 1) (m > 0, finite): multiplying by it scales a
+/// value to m's order of magnitude exactly (orient2d here; the circle and
+/// capsule tests through needs_rescale, prox/planar/shapes.hpp).
+template <class T>
+T rescale_factor(T m) {
+  int e = 0;
+  std::frexp(m, &e);
+  return std::ldexp(T(1), -e);
+}
+
 /// a + b = s + e exactly (Two-Sum).
 inline void two_sum(double a, double b, double& s, double& e) {
   s = a + b;
@@ -110,9 +120,7 @@ int orient2d(const Vec2<T>& a, const Vec2<T>& b, const Vec2<T>& p) {
     const double m = std::max({std::abs(ax), std::abs(ay), std::abs(bx), std::abs(by),
                                std::abs(px), std::abs(py)});
     if (m > 0x1p500 || (m > 0 && m < 0x1p-450)) {
-      int e = 0;
-      std::frexp(m, &e);
-      const double s = std::ldexp(1.0, -e);
+      const double s = detail::rescale_factor(m);
       ax *= s, ay *= s, bx *= s, by *= s, px *= s, py *= s;
     }
     const double left = (bx - ax) * (py - ay);

@@ -36,6 +36,7 @@
 
 #include "prox/core/box.hpp"
 #include "prox/core/vec.hpp"
+#include "prox/planar/orient.hpp"
 
 namespace prox::planar {
 
@@ -160,7 +161,7 @@ Vec2<T> perp(const Vec2<T>& v) {
 /// Lengths of magnitude m (> 0) whose squares or products would overflow or
 /// fall into T's subnormals: above 2^(max_exp / 2 - 8) or below
 /// 2^(min_exp / 2 + 30) (double: 2^504 and 2^-480). A query there is solved
-/// on a copy scaled by rescale_factor(m), a power of two (exact but for
+/// on a copy scaled by rescale_factor(m) (prox/planar/orient.hpp), a power of two (exact but for
 /// values 2^900 times smaller than m, which cannot decide a comparison with
 /// m's), and its answer scaled back (found from outside, stop 40: a point 4e155
 /// outside a circle of radius 1e155, or 4e-170 outside one of 1e-170, was
@@ -176,13 +177,5 @@ bool needs_rescale(T m) {
     return false;
   }
 }
-/// 2^-e with m 2^-e in [0.5, 1) (m > 0, finite).
-template <class T>
-T rescale_factor(T m) {
-  int e = 0;
-  std::frexp(m, &e);
-  return std::ldexp(T(1), -e);
-}
-
 }  // namespace detail
 }  // namespace prox::planar
