@@ -23,6 +23,13 @@ struct EngineTable {
                                              bool, const Vec3<float>*, std::uint32_t);
   MeshClosestPoint<double> (*closest_point_d)(const FlatIndex<double>&, const Vec3<double>&,
                                               double, bool, const Vec3<double>*, std::uint32_t);
+  /// The same with the triangles near the answer (closest_point_query's kNear).
+  MeshClosestPoint<float> (*closest_point_near_f)(const FlatIndex<float>&, const Vec3<float>&,
+                                                  float, bool, const Vec3<float>*, std::uint32_t,
+                                                  double, NearTriangles<float>*);
+  MeshClosestPoint<double> (*closest_point_near_d)(const FlatIndex<double>&, const Vec3<double>&,
+                                                   double, bool, const Vec3<double>*,
+                                                   std::uint32_t, double, NearTriangles<double>*);
   MeshRayHit<float> (*first_hit_f)(const FlatIndex<float>&, const Ray<float>&, bool);
   MeshRayHit<double> (*first_hit_d)(const FlatIndex<double>&, const Ray<double>&, bool);
   bool (*any_hit_f)(const FlatIndex<float>&, const Ray<float>&, bool);
@@ -53,6 +60,15 @@ MeshClosestPoint<T> engine_closest_point(const FlatIndex<T>& x, const Vec3<T>& p
   if constexpr (std::is_same_v<T, float>)
     return engine().closest_point_f(x, p, r, simd, hint, hint_id);
   else return engine().closest_point_d(x, p, r, simd, hint, hint_id);
+}
+template <class T>
+MeshClosestPoint<T> engine_closest_point_near(const FlatIndex<T>& x, const Vec3<T>& p, T r,
+                                              bool simd, const Vec3<T>* hint,
+                                              std::uint32_t hint_id, double reach,
+                                              NearTriangles<T>& near) {
+  if constexpr (std::is_same_v<T, float>)
+    return engine().closest_point_near_f(x, p, r, simd, hint, hint_id, reach, &near);
+  else return engine().closest_point_near_d(x, p, r, simd, hint, hint_id, reach, &near);
 }
 template <class T>
 MeshRayHit<T> engine_first_hit(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {

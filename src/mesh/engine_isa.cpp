@@ -27,6 +27,14 @@ PROX_FLATTEN MeshClosestPoint<T> closest_point_entry(const FlatIndex<T>& x, cons
   return closest_point_query(x, p, max_distance, simd, hint, hint_id);
 }
 template <class T>
+PROX_FLATTEN MeshClosestPoint<T> closest_point_near_entry(const FlatIndex<T>& x, const Vec3<T>& p,
+                                                          T max_distance, bool simd,
+                                                          const Vec3<T>* hint,
+                                                          std::uint32_t hint_id, double reach,
+                                                          NearTriangles<T>* near) {
+  return closest_point_query<T, true>(x, p, max_distance, simd, hint, hint_id, near, reach);
+}
+template <class T>
 PROX_FLATTEN MeshRayHit<T> first_hit_entry(const FlatIndex<T>& x, const Ray<T>& ray, bool simd) {
   return first_hit_query(x, ray, simd);
 }
@@ -133,6 +141,8 @@ constexpr Isa kIsa = Isa::scalar;
 constexpr EngineTable kTable{kIsa,
                              &closest_point_entry<float>,
                              &closest_point_entry<double>,
+                             &closest_point_near_entry<float>,
+                             &closest_point_near_entry<double>,
                              &first_hit_entry<float>,
                              &first_hit_entry<double>,
                              &any_hit_entry<float>,

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 
 #include <tbb/blocked_range.h>
@@ -171,6 +172,20 @@ MeshClosestPoint<T> MeshIndex<T>::closest_point_from(const Vec3<T>& p, std::int3
   const Vec3<T> corners[3] = {mesh_.corner(t, 0), mesh_.corner(t, 1), mesh_.corner(t, 2)};
   return detail::engine_closest_point(layout(), p, max_distance, detail::simd_leaves(), corners,
                                       std::uint32_t(hint));
+}
+
+template <class T>
+MeshClosestPoint<T> MeshIndex<T>::closest_point_near(const Vec3<T>& p, double reach,
+                                                     NearTriangles<T>& near, std::int32_t hint,
+                                                     T max_distance) const {
+  if (!(reach >= 0)) throw std::invalid_argument("closest_point_near: reach must be >= 0");
+  Vec3<T> corners[3];
+  const bool hinted = hint >= 0 && std::size_t(hint) < mesh_.num_triangles();
+  if (hinted)
+    for (int c = 0; c < 3; ++c) corners[c] = mesh_.corner(std::size_t(hint), c);
+  return detail::engine_closest_point_near(layout(), p, max_distance, detail::simd_leaves(),
+                                           hinted ? corners : nullptr,
+                                           hinted ? std::uint32_t(hint) : 0u, reach, near);
 }
 
 namespace {

@@ -62,18 +62,65 @@ PROX_FORCE_INLINE T slot_box_lower_bound(const LeafPack<T>& pk, unsigned lane, c
 /// skips the greedy first descent. The answer is the same bit for bit: the
 /// hint is one of the triangles the search offers anyway (same kernel, same
 /// tie rule), so seeding only lowers the bound earlier.
-template <class T>
+///
+/// near (kNear): also lists in *near every other triangle whose kernel squared
+/// distance is within near_radius_sq(answer, reach) (prox/mesh/results.hpp),
+/// whatever max_distance: the search bound is kept at that radius rather than
+/// the best distance (farthest-corner bounds off), so every such triangle
+/// reaches the kernel (the leaf and box filters are conservative for the
+/// kernel's result), and the list is filtered by the final answer at the end.
+/// The answer itself is the plain query's bit for bit (the same offers in the
+/// same order; a larger bound only lets more triangles be offered, which lose).
+template <class T, bool kNear = false>
 PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x, const Vec3<T>& p,
                                                           T max_distance, bool simd,
                                                           const Vec3<T>* hint = nullptr,
-                                                          std::uint32_t hint_id = 0) {
+                                                          std::uint32_t hint_id = 0,
+                                                          NearTriangles<T>* near = nullptr,
+                                                          double reach = 0) {
   MeshClosestPoint<T> best;
+  if constexpr (kNear) {
+    near->count = 0;
+    near->overflow = false;
+  }
   if (!CoordinateRange<T>::contains(p)) return best;  // NaN, Inf or out of range: a miss
   const T r2 = squared_radius(max_distance);
   if (r2 < T(0)) return best;
   best.sq_distance = ScalarTraits<T>::infinity();
   const bvh::PointQuery q(p);
-  bvh::NearestTest<true> test{q, bvh::float_up(r2) * bvh::kGrow};
+  // kNear: near_sq is the listing radius of the best so far (of max_distance
+  // before any), and the search bound that radius.
+  T near_sq = kNear ? near_radius_sq(r2, reach) : T(0);
+  bvh::NearestTest<true> test{q, bvh::float_up(kNear ? near_sq : r2) * bvh::kGrow};
+  if constexpr (kNear) test.upper = false;
+  auto note = [&](const ClosestPointTriangleResult<T>& r, std::uint32_t id) {
+    if constexpr (kNear) {
+      if (!(r.sq_distance <= near_sq)) return;
+      if (near->count == NearTriangles<T>::kCapacity) {
+        // Full: drop those the bound has left behind since they were listed.
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < near->count; ++i)
+          if (near->entries[i].sq_distance <= near_sq) near->entries[kept++] = near->entries[i];
+        near->count = kept;
+        if (kept == NearTriangles<T>::kCapacity) {
+          near->overflow = true;
+          return;
+        }
+      }
+      near->entries[near->count++] = {std::int32_t(id), r.feature, r.sq_distance, r.point};
+    }
+  };
+  auto offered = [&](const ClosestPointTriangleResult<T>& r, std::uint32_t id) {
+    if (r.sq_distance <= r2 && offer_closest(best, r, id)) {
+      if constexpr (kNear) {
+        near_sq = near_radius_sq(r.sq_distance, reach);
+        test.shrink(bvh::float_up(near_sq) * bvh::kGrow);
+      } else {
+        test.shrink(bvh::float_up(r.sq_distance) * bvh::kGrow);
+      }
+    }
+    note(r, id);
+  };
   auto test_slot = [&](std::uint32_t s) {
     // The pack looked up once (three x.corner() calls cost far queries 4% more
     // instructions: GCC recomputes the address after the kernel call setup).
@@ -81,8 +128,7 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
     const unsigned lane = FlatIndex<T>::lane_of(s);
     const ClosestPointTriangleResult<T> r = closest_point_triangle_tagged<T, IsaTag>(
         p, pk.corner(lane, 0), pk.corner(lane, 1), pk.corner(lane, 2));
-    if (r.sq_distance <= r2 && offer_closest(best, r, x.prims[s]))
-      test.shrink(bvh::float_up(r.sq_distance) * bvh::kGrow);
+    offered(r, x.prims[s]);
   };
   auto leaf = [&](std::uint32_t b, std::uint32_t n) {
 #ifdef PROX_SIMD_SSE2
@@ -118,8 +164,7 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
   if (hint) {
     const ClosestPointTriangleResult<T> r =
         closest_point_triangle_tagged<T, IsaTag>(p, hint[0], hint[1], hint[2]);
-    if (r.sq_distance <= r2 && offer_closest(best, r, hint_id))
-      test.shrink(bvh::float_up(r.sq_distance) * bvh::kGrow);
+    offered(r, hint_id);
   }
   if (!best.found())
     bvh::descend_nearest(x.nodes, test, [&](std::uint32_t b, std::uint32_t n) {
@@ -134,7 +179,24 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
       x.nodes, test,
       [&](std::uint32_t b, std::uint32_t n) { return b != first_leaf && leaf(b, n); },
       PrefetchPacks<T>{x.packs.data(), x.prims.data()});
-  if (!best.found()) return MeshClosestPoint<T>{};
+  if (!best.found()) {
+    if constexpr (kNear) near->count = 0;  // a miss has no neighbours
+    return MeshClosestPoint<T>{};
+  }
+  if constexpr (kNear) {
+    // The final radius; the answer is not its own neighbour. The hint may
+    // also have been offered again from its leaf: listed once.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < near->count; ++i) {
+      const auto& e = near->entries[i];
+      if (e.sq_distance <= near_sq && e.triangle != best.triangle) {
+        bool again = false;
+        for (std::size_t j = 0; j < kept; ++j) again |= near->entries[j].triangle == e.triangle;
+        if (!again) near->entries[kept++] = e;
+      }
+    }
+    near->count = kept;
+  }
   return best;
 }
 

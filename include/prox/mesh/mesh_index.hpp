@@ -82,6 +82,16 @@ class MeshIndex {
   /// answer of the point before it in its spatial order.
   MeshClosestPoint<T> closest_point_from(const Vec3<T>& p, std::int32_t hint,
                                          T max_distance = ScalarTraits<T>::infinity()) const;
+  /// closest_point_from(p, hint, max_distance) (hint < 0: none), and in
+  /// `near` every other triangle whose kernel squared distance to p is at most
+  /// near_radius_sq(answer's, reach) (prox/mesh/results.hpp), in no set order,
+  /// each once: the triangles sphere_triangles(p, r) gives for r = the
+  /// answer's distance + reach rounded up, less the answer's, found in the
+  /// same traversal (near.overflow: more than NearTriangles::kCapacity, the
+  /// list is incomplete). SignedMesh certifies a pseudonormal sign with it.
+  MeshClosestPoint<T> closest_point_near(const Vec3<T>& p, double reach, NearTriangles<T>& near,
+                                         std::int32_t hint = -1,
+                                         T max_distance = ScalarTraits<T>::infinity()) const;
   /// Nearest hit in [t_min, t_max].
   MeshRayHit<T> first_hit(const Ray<T>& ray) const;
   /// out[i] = first_hit(rays[i]) on the calling thread (sizes must match).

@@ -12,6 +12,8 @@
 // sq_distance NaN, t = +inf.
 #pragma once
 
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #include "prox/core/vec.hpp"
@@ -51,6 +53,40 @@ struct MeshRayHit {
 };
 static_assert(sizeof(MeshRayHit<float>) == 20 && sizeof(MeshRayHit<double>) == 32,
               "MeshRayHit has no hidden padding");
+
+/// The squared radius within which MeshIndex::closest_point_near lists the
+/// triangles beside an answer of squared distance best_sq: r * r in T, r =
+/// sqrt(best_sq) + reach rounded up into T (the radius
+/// MeshIndex::sphere_triangles(p, r) would be given, squared as it squares
+/// it), so that both lists hold the same triangles.
+template <class T>
+inline T near_radius_sq(T best_sq, double reach) {
+  const double w = std::sqrt(double(best_sq)) + reach;
+  T r = T(w);
+  if (double(r) < w) r = std::nextafter(r, ScalarTraits<T>::infinity());
+  return r * r;
+}
+
+/// The triangles that come nearly as close as a closest-point answer (see
+/// MeshIndex::closest_point_near): each with its kernel result at the query
+/// point. A sign decided from the answer's feature alone is only sure when
+/// none of these (any of which may hold the exact closest point, given the
+/// kernel's rounding) disagrees.
+template <class T>
+struct NearTriangles {
+  static constexpr std::size_t kCapacity = 32;
+  struct Entry {
+    std::int32_t triangle;
+    Feature feature;
+    T sq_distance;
+    Vec3<T> point;
+  };
+  Entry entries[kCapacity];
+  std::size_t count = 0;
+  /// More than kCapacity qualified: the list is incomplete (the caller asks
+  /// sphere_triangles instead).
+  bool overflow = false;
+};
 
 /// Signed distance (negative inside: |winding number| >= 0.5) and the winding
 /// number that decided the sign, so the caller sees how sure the sign is.

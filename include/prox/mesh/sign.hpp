@@ -148,11 +148,41 @@ class SignedMesh {
   /// Closest point within max_distance (a miss beyond) and its sign.
   SignedClosestPoint<T> query(const Vec3<T>& p,
                               T max_distance = ScalarTraits<T>::infinity()) const {
-    return sign(p, index_->closest_point(p, max_distance));
+    return query_from(p, -1, max_distance);
+  }
+
+  /// query(p, max_distance), the search seeded with triangle `hint` (a nearby
+  /// point's answer; negative: none) where the index takes hints: the same
+  /// answer bit for bit, faster when the hint is near.
+  SignedClosestPoint<T> query_from(const Vec3<T>& p, std::int32_t hint,
+                                   T max_distance = ScalarTraits<T>::infinity()) const {
+    if constexpr (requires(NearTriangles<T>& n) {
+                    index_->closest_point_near(p, 0.0, n, hint, max_distance);
+                  }) {
+      if (method_ == SignMethod::pseudonormal && suits_pseudonormal_) {
+        // One traversal: the closest point and the triangles the certificate
+        // reads (pseudonormal_certain), the same ones sphere_triangles gives.
+        NearTriangles<T> near;
+        const MeshClosestPoint<T> cp =
+            index_->closest_point_near(p, rounding_reach(p), near, hint, max_distance);
+        return sign_with(p, cp, &near);
+      }
+      return sign(p, index_->closest_point_from(p, hint, max_distance));
+    } else {
+      return sign(p, index_->closest_point(p, max_distance));
+    }
   }
 
   /// Signs an already computed closest point cp of p (as query() would).
   SignedClosestPoint<T> sign(const Vec3<T>& p, const MeshClosestPoint<T>& cp) const {
+    return sign_with(p, cp, nullptr);
+  }
+
+ private:
+  /// sign(p, cp); beside: the triangles near cp (MeshIndex::closest_point_near)
+  /// or null (pseudonormal_certain then asks sphere_triangles).
+  SignedClosestPoint<T> sign_with(const Vec3<T>& p, const MeshClosestPoint<T>& cp,
+                                  const NearTriangles<T>* beside) const {
     SignedClosestPoint<T> s;
     s.closest = cp;
     if (!cp.found()) return s;
@@ -176,7 +206,7 @@ class SignedMesh {
     const bool near = double(d) <= rounding_reach(p);
     if (s.method == SignMethod::pseudonormal) {
       const double pr = pseudonormal_product(p, cp);
-      if (pr != 0 && !(suits_pseudonormal_ && !pseudonormal_certain(p, cp, pr))) {
+      if (pr != 0 && !(suits_pseudonormal_ && !pseudonormal_certain(p, cp, pr, beside))) {
         inside = pr < 0;
         sure = suits_pseudonormal_;
       } else {
@@ -210,6 +240,8 @@ class SignedMesh {
     return s;
   }
 
+ public:
+
   /// (p - cp.point) . n, n the pseudonormal of cp's feature (pseudonormal method only).
   double pseudonormal_product(const Vec3<T>& p, const MeshClosestPoint<T>& cp) const {
     const double* n = normals_.normal(std::size_t(cp.triangle), int(cp.feature));
@@ -238,28 +270,44 @@ class SignedMesh {
   /// of p (any of which may be the exact closest one: two sheets of a part
   /// thinner than the rounding, e.g. a plate 1e-14 thick seen from 1000 away)
   /// gives the same sign by the same test. Otherwise the caller signs by parity.
-  /// One sphere query (sphere_triangles) and a kernel call per triangle it
-  /// returns (usually the closest feature's own star).
-  bool pseudonormal_certain(const Vec3<T>& p, const MeshClosestPoint<T>& cp, double pr) const {
+  /// The triangles within d + rounding_reach come from `near` (listed by the
+  /// closest-point search itself, MeshIndex::closest_point_near: the same
+  /// ones) when given and complete; otherwise from one sphere query
+  /// (sphere_triangles) and a kernel call per triangle it returns (usually
+  /// the closest feature's own star).
+  bool pseudonormal_certain(const Vec3<T>& p, const MeshClosestPoint<T>& cp, double pr,
+                            const NearTriangles<T>* near = nullptr) const {
     const double d = std::sqrt(double(cp.sq_distance));
     const double reach = rounding_reach(p);
     if (!(d > reach)) return false;
     const double margin = reach + 0x1p-40 * d;
     if (!(std::fabs(pr) > margin)) return false;
     const bool inside = pr < 0;
-    T r = T(d + reach);
-    if (double(r) < d + reach) r = std::nextafter(r, ScalarTraits<T>::infinity());
+    auto agrees = [&](std::int32_t t, const Vec3<T>& point, Feature feature) {
+      MeshClosestPoint<T> other;
+      other.point = point;
+      other.triangle = t;
+      other.feature = feature;
+      const double pt = pseudonormal_product(p, other);
+      return std::fabs(pt) > margin && (pt < 0) == inside;
+    };
+    if (near != nullptr && !near->overflow) {
+      for (std::size_t i = 0; i < near->count; ++i) {
+        const auto& e = near->entries[i];
+        if (!agrees(e.triangle, e.point, e.feature)) return false;
+      }
+      return true;
+    }
+    // r: as near_radius_sq's (prox/mesh/results.hpp), so the same triangles.
+    const double w = d + reach;
+    T r = T(w);
+    if (double(r) < w) r = std::nextafter(r, ScalarTraits<T>::infinity());
     const auto& mesh = index_->mesh();
     for (const std::uint32_t t : index_->sphere_triangles(p, r)) {
       if (std::int32_t(t) == cp.triangle) continue;
       const ClosestPointTriangleResult<T> c =
           closest_point_triangle(p, mesh.corner(t, 0), mesh.corner(t, 1), mesh.corner(t, 2));
-      MeshClosestPoint<T> other;
-      other.point = c.point;
-      other.triangle = std::int32_t(t);
-      other.feature = c.feature;
-      const double pt = pseudonormal_product(p, other);
-      if (!(std::fabs(pt) > margin) || (pt < 0) != inside) return false;
+      if (!agrees(std::int32_t(t), c.point, c.feature)) return false;
     }
     return true;
   }
@@ -343,8 +391,7 @@ void signed_queries(const SignedMesh<Index>& signed_mesh, std::span<const Vec3<T
     batch_chain_points(
         points.size(), options, [&](std::size_t i) { return points[i]; },
         [&](std::size_t i, std::int32_t hint) {
-          out[i] = signed_mesh.sign(points[i],
-                                    index.closest_point_from(points[i], hint, max_distance));
+          out[i] = signed_mesh.query_from(points[i], hint, max_distance);
           return out[i].closest.triangle;
         },
         [&](std::size_t i) { detail::prefetch_slots(points, out, i); });
