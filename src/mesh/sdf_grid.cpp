@@ -61,6 +61,7 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
   out.values.assign(nx * ny * nz, ScalarTraits<T>::quiet_nan());
   if (nz == 0) return out;
   const bool copy_signs = sm.sign_is_exact();
+  const bool reads_near = sm.reads_near();
   const double band = options.band;
   const bool banded = std::isfinite(band);
   constexpr double kWiden = 1.0 + 1e-12;
@@ -106,6 +107,7 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
     const std::size_t k0 = zb + nz * slab / slabs, k1 = zb + nz * (slab + 1) / slabs;
     std::vector<Node> buf_a(nx * ny), buf_b(nx * ny), buf_c(nx * ny);
     std::vector<sdf_detail::EmptyBall> balls;
+    NearTriangles<T> near;
     auto at = [&](std::size_t i, std::size_t j, std::size_t kk) {
       const Vec3d d = grid.node(i, j, kk);
       return Vec3<T>{T(d[0]), T(d[1]), T(d[2])};
@@ -142,6 +144,12 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
           MeshClosestPoint<T> cp;
           bool done = false;
           std::uint32_t found_slot = bvh::kInvalid;
+          // A node that signs itself (its sign is not copied from `from`)
+          // with the pseudonormal certificate: the search lists the
+          // triangles near its answer, which the certificate reads.
+          const bool propagate = copy_signs && from && from->lower > step;
+          const bool list_near = !propagate && reads_near;
+          bool listed = false;
           if constexpr (kLune) {
             if (options.lune && from && from->exact) {
               // The hint's corners from its leaf pack when its slot is known
@@ -171,9 +179,11 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
                 if (up) add(plane[(j + 1) * nx + i], i, j + 1, k);
                 if (below) add(below[j * nx + i], i, j, kb);
                 if (above) add(above[j * nx + i], i, j, ka);
-                cp = sdf_detail::lune_closest_point_isa(layout, p, std::uint32_t(from->triangle),
-                                                        c0, c1, c2, balls, scale,
-                                                        &slab_stats[slab], table_ptr, &slot);
+                cp = sdf_detail::lune_closest_point_isa(
+                    layout, p, std::uint32_t(from->triangle), c0, c1, c2, balls, scale,
+                    &slab_stats[slab], table_ptr, &slot, list_near ? &near : nullptr,
+                    list_near ? sm.rounding_reach(p) : 0.0);
+                listed = list_near;
                 found_slot = slot;
                 done = true;
               }
@@ -199,7 +209,6 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
               cp = sm.index().closest_point(p);  // rounding guard: never trust a bound that missed
           }
           Node& n = plane[j * nx + i];
-          const bool propagate = copy_signs && from && from->lower > step;
           if (cp.found()) {
             n.lower = std::sqrt(double(cp.sq_distance));
             n.sq = double(cp.sq_distance);
@@ -218,7 +227,8 @@ SdfGrid<typename Index::Scalar> signed_distance_grid(const SignedMesh<Index>& sm
             n.confidence = from->confidence;
           } else {
             const SignedClosestPoint<T> s =
-                sm.sign(p, cp.found() ? cp : sm.index().closest_point(p));
+                listed ? sm.sign(p, cp, near)
+                       : sm.sign(p, cp.found() ? cp : sm.index().closest_point(p));
             ++evaluated[k - zb];
             n.inside = s.signed_distance < T(0);
             n.confidence = s.confidence;

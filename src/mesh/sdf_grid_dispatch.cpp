@@ -46,16 +46,18 @@ MeshClosestPoint<float> lune_closest_point_isa(const FlatIndex<float>& x, const 
                                                const Vec3<float>& h1, const Vec3<float>& h2,
                                                std::span<const EmptyBall> balls, double scale,
                                                LuneStats* stats, const FloatBoundTable* table,
-                                               std::uint32_t* slot) {
-  return path().f(x, p, hint, h0, h1, h2, balls, scale, stats, table, slot);
+                                               std::uint32_t* slot, NearTriangles<float>* near,
+                                               double reach) {
+  return path().f(x, p, hint, h0, h1, h2, balls, scale, stats, table, slot, near, reach);
 }
 MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, const Vec3<double>& p,
                                                 std::uint32_t hint, const Vec3<double>& h0,
                                                 const Vec3<double>& h1, const Vec3<double>& h2,
                                                 std::span<const EmptyBall> balls, double scale,
                                                 LuneStats* stats, const FloatBoundTable* table,
-                                                std::uint32_t* slot) {
-  return path().d(x, p, hint, h0, h1, h2, balls, scale, stats, table, slot);
+                                                std::uint32_t* slot, NearTriangles<double>* near,
+                                                double reach) {
+  return path().d(x, p, hint, h0, h1, h2, balls, scale, stats, table, slot, near, reach);
 }
 
 FloatBoundLanes float_bound8_isa(const FloatTerms8& t, const FloatBoundSetup& s, float r) {

@@ -19,9 +19,10 @@ PROX_FLATTEN MeshClosestPoint<T> lune_entry(const FlatIndex<T>& x, const Vec3<T>
                                             const Vec3<T>& h1, const Vec3<T>& h2,
                                             std::span<const EmptyBall> balls, double scale,
                                             LuneStats* stats, const FloatBoundTable* table,
-                                            std::uint32_t* slot) {
+                                            std::uint32_t* slot, NearTriangles<T>* near,
+                                            double reach) {
   return lune_closest_point<T, detail::IsaTag>(x, p, hint, h0, h1, h2, balls, scale, stats,
-                                               table, slot);
+                                               table, slot, near, reach);
 }
 
 FloatBoundLanes bound_entry(const FloatTerms8& t, const FloatBoundSetup& s, float r) {

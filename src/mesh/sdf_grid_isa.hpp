@@ -10,7 +10,8 @@ template <class T>
 using LuneFn = MeshClosestPoint<T> (*)(const FlatIndex<T>&, const Vec3<T>&, std::uint32_t,
                                        const Vec3<T>&, const Vec3<T>&, const Vec3<T>&,
                                        std::span<const EmptyBall>, double, LuneStats*,
-                                       const FloatBoundTable*, std::uint32_t*);
+                                       const FloatBoundTable*, std::uint32_t*,
+                                       NearTriangles<T>*, double);
 struct LuneTable {
   LuneFn<float> f;
   LuneFn<double> d;

@@ -4,9 +4,13 @@
 // for bit; thread counts 1 and 2 byte for byte; grid layouts by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <limits>
 #include <random>
+#include <vector>
 
 #include "../support/scale.hpp"
 #include "mesh_support.hpp"
@@ -154,7 +158,7 @@ void expect_lune_exact(const TriangleMesh<T>& m, std::uint64_t seed) {
   std::vector<sdf_detail::EmptyBall> balls;
   sdf_detail::LuneStats stats;
   const std::int64_t n = test::scaled_count(1500, 100);
-  std::size_t cut_any = 0;
+  std::size_t cut_any = 0, listed_any = 0;
   const std::vector<Isa> isas = available_isas();
   const Isa active = active_isa();
   for (std::int64_t c = 0; c < n; ++c) {
@@ -185,13 +189,47 @@ void expect_lune_exact(const TriangleMesh<T>& m, std::uint64_t seed) {
     ASSERT_EQ(std::memcmp(&got.point, &want.point, sizeof(got.point)), 0) << c;
     ASSERT_EQ(got.feature, want.feature) << c;
     cut_any += stats.triangles_tested - before < m.num_triangles();
+    // The triangles the search lists beside its answer (what the grid's
+    // sign certificate reads): reach 0, the certificate's (1024 eps S),
+    // and far larger, alternately.
+    const double reaches[3] = {0.0, 1024.0 * double(std::numeric_limits<T>::epsilon()) * scale,
+                               1e-3 * diag};
+    const double reach = reaches[c % 3];
     // The same search compiled per ISA path (what the grid calls): every
-    // path the CPU runs, the same bits.
+    // path the CPU runs, the same bits; with the list on every other path.
     for (const Isa isa : isas) {
       set_isa(isa);
+      const bool list = (c + int(isa)) % 2 == 0;
+      NearTriangles<T> near;
       const MeshClosestPoint<T> g2 = sdf_detail::lune_closest_point_isa(
           index.layout(), p, std::uint32_t(hint), m.corner(t, 0), m.corner(t, 1), m.corner(t, 2),
-          balls, scale);
+          balls, scale, nullptr, nullptr, nullptr, list ? &near : nullptr, reach);
+      // An overflowing list (more than its capacity within reach, e.g. float
+      // 1e5 from the origin at the certificate's reach: the caller then asks
+      // sphere_triangles) is flagged, not checked.
+      if (list && !near.overflow) {
+        std::vector<std::uint32_t> listed;
+        for (std::size_t i = 0; i < near.count; ++i) {
+          const auto& e = near.entries[i];
+          listed.push_back(std::uint32_t(e.triangle));
+          const auto tu = std::size_t(e.triangle);
+          const ClosestPointTriangleResult<T> k =
+              closest_point_triangle(p, m.corner(tu, 0), m.corner(tu, 1), m.corner(tu, 2));
+          ASSERT_TRUE(k.sq_distance == e.sq_distance && k.feature == e.feature &&
+                      std::memcmp(&k.point, &e.point, sizeof k.point) == 0)
+              << c << ": triangle " << e.triangle << "'s entry is not its kernel result";
+        }
+        std::sort(listed.begin(), listed.end());
+        const double w = std::sqrt(double(want.sq_distance)) + reach;
+        T r = T(w);
+        if (double(r) < w) r = std::nextafter(r, ScalarTraits<T>::infinity());
+        std::vector<std::uint32_t> sphere = index.sphere_triangles(p, r);
+        sphere.erase(std::remove(sphere.begin(), sphere.end(), std::uint32_t(want.triangle)),
+                     sphere.end());
+        ASSERT_EQ(listed, sphere) << c << " " << isa_name(isa) << " reach " << reach
+                                  << ": the list is not sphere_triangles' (less the answer)";
+        listed_any += !listed.empty();
+      }
       ASSERT_EQ(g2.triangle, want.triangle) << c << " " << isa_name(isa);
       ASSERT_EQ(std::memcmp(&g2.sq_distance, &want.sq_distance, sizeof(T)), 0) << c;
       ASSERT_EQ(std::memcmp(&g2.point, &want.point, sizeof(g2.point)), 0) << c;
@@ -205,6 +243,8 @@ void expect_lune_exact(const TriangleMesh<T>& m, std::uint64_t seed) {
   if (sdf_detail::kernel_error_bound<T>(scale) < 1e-3 * diag) {
     EXPECT_GT(cut_any, std::size_t(n) / 2);
   }
+  // Lists are not all empty (the answer's neighbours at a vertex or an edge).
+  EXPECT_GT(listed_any, std::size_t(0));
 }
 
 TEST(SdfGrid, LunePruningIsExact) {

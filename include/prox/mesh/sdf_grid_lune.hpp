@@ -38,20 +38,26 @@ inline double kernel_error_bound(double scale) {
 /// lune_closest_point compiled for the engine's active ISA path
 /// (prox/mesh/isa.hpp; src/mesh/sdf_grid_isa.cpp, one object per path): the
 /// same answer bit for bit on every path. signed_distance_grid calls these.
+/// near, reach: the triangles within reach of the answer, listed as
+/// MeshIndex::closest_point_near lists them (lune_closest_point).
 MeshClosestPoint<float> lune_closest_point_isa(const FlatIndex<float>& x, const Vec3<float>& p,
                                                std::uint32_t hint, const Vec3<float>& h0,
                                                const Vec3<float>& h1, const Vec3<float>& h2,
                                                std::span<const EmptyBall> balls, double scale,
                                                LuneStats* stats = nullptr,
                                                const FloatBoundTable* table = nullptr,
-                                               std::uint32_t* slot = nullptr);
+                                               std::uint32_t* slot = nullptr,
+                                               NearTriangles<float>* near = nullptr,
+                                               double reach = 0);
 MeshClosestPoint<double> lune_closest_point_isa(const FlatIndex<double>& x, const Vec3<double>& p,
                                                 std::uint32_t hint, const Vec3<double>& h0,
                                                 const Vec3<double>& h1, const Vec3<double>& h2,
                                                 std::span<const EmptyBall> balls, double scale,
                                                 LuneStats* stats = nullptr,
                                                 const FloatBoundTable* table = nullptr,
-                                               std::uint32_t* slot = nullptr);
+                                                std::uint32_t* slot = nullptr,
+                                                NearTriangles<double>* near = nullptr,
+                                                double reach = 0);
 /// What the float bound (float_bound8 / float_above8,
 /// prox/mesh/sdf_grid_lune_impl.hpp) needs of one query point: the point less
 /// the table's origin, in float, the constant part of tau and the margin k

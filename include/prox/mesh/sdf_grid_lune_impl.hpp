@@ -429,13 +429,24 @@ bool double_bound_above(const LeafPack<T>& pk, unsigned lane, const double (&pd)
 /// caller's, for the mesh box; p's magnitude is added here); io_slot, if given:
 /// in, the hint's slot (or bvh::kInvalid), out, the answer's slot (kInvalid
 /// where the hint stayed the answer and its slot was not known).
+///
+/// near, if given: also lists every other triangle whose kernel squared
+/// distance is within near_radius_sq(answer, near_reach) (prox/mesh/results.hpp),
+/// as MeshIndex::closest_point_near does: the search radius R is raised by
+/// near_reach (R = sqrt(best) + E + near_reach, rounded up), so a triangle left out is
+/// farther than sqrt(best) + near_reach + E exactly and its kernel distance (within
+/// E of that) beyond the listing radius; the empty balls hold no surface
+/// whatever R, so the clip box, computed with the raised R, still keeps every
+/// such triangle. The answer is unchanged (a larger R only offers more
+/// triangles, which lose).
 template <class T, class Tag = void>
 MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
                                        std::uint32_t hint, const Vec3<T>& h0, const Vec3<T>& h1,
                                        const Vec3<T>& h2, std::span<const EmptyBall> balls,
                                        double scale, LuneStats* stats = nullptr,
                                        const FloatBoundTable* table = nullptr,
-                                       std::uint32_t* io_slot = nullptr) {
+                                       std::uint32_t* io_slot = nullptr,
+                                       NearTriangles<T>* near = nullptr, double near_reach = 0) {
   MeshClosestPoint<T> best;
   std::uint32_t best_slot = io_slot ? *io_slot : bvh::kInvalid;
   const ClosestPointTriangleResult<T> hr = detail::closest_point_triangle_tagged<T, Tag>(p, h0, h1, h2);
@@ -448,7 +459,31 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
   const double s = std::max({scale, std::fabs(pd[0]), std::fabs(pd[1]), std::fabs(pd[2])});
   const double e = kernel_error_bound<T>(s);
   constexpr double kUp = 1.0 + 0x1p-40, kDown = 1.0 - 0x1p-40;
-  auto radius_of = [&](T sq) { return (std::sqrt(double(sq)) + e) * kUp; };
+  const double listed = near != nullptr ? near_reach : 0.0;  // R's extra reach (near: see above)
+  auto radius_of = [&](T sq) { return ((std::sqrt(double(sq)) + e) + listed) * kUp; };
+  // near: the listing radius of the best so far, and the triangles within it.
+  T near_sq = T(0);
+  auto note = [&](const ClosestPointTriangleResult<T>& r, std::int32_t id) {
+    if (!(r.sq_distance <= near_sq)) return;
+    if (near->count == NearTriangles<T>::kCapacity) {
+      // Full: drop those the radius has left behind since they were listed.
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < near->count; ++i)
+        if (near->entries[i].sq_distance <= near_sq) near->entries[kept++] = near->entries[i];
+      near->count = kept;
+      if (kept == NearTriangles<T>::kCapacity) {
+        near->overflow = true;
+        return;
+      }
+    }
+    near->entries[near->count++] = {id, r.feature, r.sq_distance, r.point};
+  };
+  if (near != nullptr) {
+    near->count = 0;
+    near->overflow = false;
+    near_sq = near_radius_sq(best.sq_distance, near_reach);
+    note(hr, std::int32_t(hint));
+  }
   double big_r = radius_of(best.sq_distance);
   float big_rf = bvh::float_up(big_r);  // big_r rounded up to float (the float bound's R)
   constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -506,8 +541,10 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
         big_r = radius_of(best.sq_distance);
         big_rf = bvh::float_up(big_r);
         test.bound = std::min(test.bound, bvh::float_up(big_r * big_r) * bvh::kGrow);
+        if (near != nullptr) near_sq = near_radius_sq(best.sq_distance, near_reach);
       }
     }
+    if (near != nullptr) note(r, id);
   };
   if (table != nullptr) {
     // With the grid's table: a leaf's chunks of 8 slots through the float
@@ -627,6 +664,20 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
   };
   bvh::traverse(x.nodes, test, leaf);
 #endif
+  }
+  if (near != nullptr) {
+    // The final radius; the answer is not its own neighbour; a triangle in
+    // two slots (never the hint: skipped in the leaves) listed once.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < near->count; ++i) {
+      const auto& en = near->entries[i];
+      if (en.sq_distance <= near_sq && en.triangle != best.triangle) {
+        bool again = false;
+        for (std::size_t j = 0; j < kept; ++j) again |= near->entries[j].triangle == en.triangle;
+        if (!again) near->entries[kept++] = en;
+      }
+    }
+    near->count = kept;
   }
   if (stats) {
     ++stats->queries;

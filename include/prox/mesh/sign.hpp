@@ -159,7 +159,7 @@ class SignedMesh {
     if constexpr (requires(NearTriangles<T>& n) {
                     index_->closest_point_near(p, 0.0, n, hint, max_distance);
                   }) {
-      if (method_ == SignMethod::pseudonormal && suits_pseudonormal_) {
+      if (reads_near()) {
         // One traversal: the closest point and the triangles the certificate
         // reads (pseudonormal_certain), the same ones sphere_triangles gives.
         NearTriangles<T> near;
@@ -177,6 +177,20 @@ class SignedMesh {
   SignedClosestPoint<T> sign(const Vec3<T>& p, const MeshClosestPoint<T>& cp) const {
     return sign_with(p, cp, nullptr);
   }
+
+  /// sign(p, cp) with the triangles near cp already listed, as
+  /// MeshIndex::closest_point_near(p, rounding_reach(p), near) lists them
+  /// (the SDF grid's search lists them the same way): the certificate then
+  /// reads the list instead of a sphere query. The same answer.
+  SignedClosestPoint<T> sign(const Vec3<T>& p, const MeshClosestPoint<T>& cp,
+                             const NearTriangles<T>& near) const {
+    return sign_with(p, cp, &near);
+  }
+
+  /// Whether sign() reads the triangles near the closest point (the
+  /// pseudonormal method's certificate on a mesh that suits it): only then is
+  /// a near list worth listing.
+  bool reads_near() const { return method_ == SignMethod::pseudonormal && suits_pseudonormal_; }
 
  private:
   /// sign(p, cp); beside: the triangles near cp (MeshIndex::closest_point_near)
