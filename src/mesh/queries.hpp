@@ -79,10 +79,7 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
                                                           NearTriangles<T>* near = nullptr,
                                                           double reach = 0) {
   MeshClosestPoint<T> best;
-  if constexpr (kNear) {
-    near->count = 0;
-    near->overflow = false;
-  }
+  if constexpr (kNear) near->clear();
   if (!CoordinateRange<T>::contains(p)) return best;  // NaN, Inf or out of range: a miss
   const T r2 = squared_radius(max_distance);
   if (r2 < T(0)) return best;
@@ -94,21 +91,7 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
   bvh::NearestTest<true> test{q, bvh::float_up(kNear ? near_sq : r2) * bvh::kGrow};
   if constexpr (kNear) test.upper = false;
   auto note = [&](const ClosestPointTriangleResult<T>& r, std::uint32_t id) {
-    if constexpr (kNear) {
-      if (!(r.sq_distance <= near_sq)) return;
-      if (near->count == NearTriangles<T>::kCapacity) {
-        // Full: drop those the bound has left behind since they were listed.
-        std::size_t kept = 0;
-        for (std::size_t i = 0; i < near->count; ++i)
-          if (near->entries[i].sq_distance <= near_sq) near->entries[kept++] = near->entries[i];
-        near->count = kept;
-        if (kept == NearTriangles<T>::kCapacity) {
-          near->overflow = true;
-          return;
-        }
-      }
-      near->entries[near->count++] = {std::int32_t(id), r.feature, r.sq_distance, r.point};
-    }
+    if constexpr (kNear) near->note({std::int32_t(id), r.feature, r.sq_distance, r.point}, near_sq);
   };
   auto offered = [&](const ClosestPointTriangleResult<T>& r, std::uint32_t id) {
     if (r.sq_distance <= r2 && offer_closest(best, r, id)) {
@@ -183,20 +166,7 @@ PROX_FORCE_INLINE MeshClosestPoint<T> closest_point_query(const FlatIndex<T>& x,
     if constexpr (kNear) near->count = 0;  // a miss has no neighbours
     return MeshClosestPoint<T>{};
   }
-  if constexpr (kNear) {
-    // The final radius; the answer is not its own neighbour. The hint may
-    // also have been offered again from its leaf: listed once.
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < near->count; ++i) {
-      const auto& e = near->entries[i];
-      if (e.sq_distance <= near_sq && e.triangle != best.triangle) {
-        bool again = false;
-        for (std::size_t j = 0; j < kept; ++j) again |= near->entries[j].triangle == e.triangle;
-        if (!again) near->entries[kept++] = e;
-      }
-    }
-    near->count = kept;
-  }
+  if constexpr (kNear) near->finish(near_sq, best.triangle);  // the hint may come again from its leaf
   return best;
 }
 

@@ -6,9 +6,11 @@
 // points in an enlarged box, points on vertices and edge midpoints, rays).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <random>
 #include <string>
@@ -230,6 +232,42 @@ inline std::vector<Vec3<T>> offset_points(const TriangleMesh<T>& m, double rel, 
     pts.push_back((q - nrm * (rel * diag)).cast<T>());
   }
   return pts;
+}
+
+/// What is wrong with a list of the triangles near answer (MeshIndex::
+/// closest_point_near, the SDF grid's lune search) at p: "" when it is exactly
+/// sphere_triangles(p, r) less the answer (r: the answer's distance + reach,
+/// rounded up into T, as near_radius_sq takes it) and each entry is its
+/// triangle's kernel result bit for bit. *listed: the list's size.
+template <class T>
+inline std::string near_list_mismatch(const MeshIndex<T>& index, const Vec3<T>& p,
+                                      const NearTriangles<T>& near,
+                                      const MeshClosestPoint<T>& answer, double reach,
+                                      std::size_t* listed = nullptr) {
+  const auto& mesh = index.mesh();
+  std::vector<std::uint32_t> ids;
+  for (std::size_t i = 0; i < near.count; ++i) {
+    const auto& e = near.entries[i];
+    ids.push_back(std::uint32_t(e.triangle));
+    const auto t = std::size_t(e.triangle);
+    const ClosestPointTriangleResult<T> k =
+        closest_point_triangle(p, mesh.corner(t, 0), mesh.corner(t, 1), mesh.corner(t, 2));
+    if (!(k.sq_distance == e.sq_distance && k.feature == e.feature &&
+          std::memcmp(&k.point, &e.point, sizeof k.point) == 0))
+      return "triangle " + std::to_string(e.triangle) + "'s entry is not its kernel result";
+  }
+  std::sort(ids.begin(), ids.end());
+  const double w = std::sqrt(double(answer.sq_distance)) + reach;
+  T r = T(w);
+  if (double(r) < w) r = std::nextafter(r, ScalarTraits<T>::infinity());
+  std::vector<std::uint32_t> sphere = index.sphere_triangles(p, r);
+  sphere.erase(std::remove(sphere.begin(), sphere.end(), std::uint32_t(answer.triangle)),
+               sphere.end());
+  if (listed) *listed = ids.size();
+  if (ids != sphere)
+    return "the list (" + std::to_string(ids.size()) + " triangles) is not sphere_triangles' (" +
+           std::to_string(sphere.size()) + ", less the answer)";
+  return "";
 }
 
 }  // namespace prox::test

@@ -35,15 +35,6 @@ struct Restore {
   }
 };
 
-/// The radius sphere_triangles is given for an answer of squared distance sq.
-template <class T>
-T near_radius(T sq, double reach) {
-  const double w = std::sqrt(double(sq)) + reach;
-  T r = T(w);
-  if (double(r) < w) r = std::nextafter(r, ScalarTraits<T>::infinity());
-  return r;
-}
-
 template <class T>
 bool same_bytes(const MeshClosestPoint<T>& a, const MeshClosestPoint<T>& b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
@@ -59,23 +50,9 @@ int check_point(const MeshIndex<T>& index, const Vec3<T>& p, double reach, std::
   EXPECT_TRUE(same_bytes(got, want)) << what << ": the answer differs from closest_point";
   if (!want.found()) return 0;
   if (near.overflow) return -1;
-  std::vector<std::uint32_t> listed;
-  const auto& mesh = index.mesh();
-  for (std::size_t i = 0; i < near.count; ++i) {
-    const auto& e = near.entries[i];
-    listed.push_back(std::uint32_t(e.triangle));
-    const auto t = std::size_t(e.triangle);
-    const ClosestPointTriangleResult<T> k =
-        closest_point_triangle(p, mesh.corner(t, 0), mesh.corner(t, 1), mesh.corner(t, 2));
-    EXPECT_TRUE(k.sq_distance == e.sq_distance && k.point == e.point && k.feature == e.feature)
-        << what << ": triangle " << e.triangle << "'s entry is not its kernel result";
-  }
-  std::sort(listed.begin(), listed.end());
-  std::vector<std::uint32_t> sphere = index.sphere_triangles(p, near_radius(want.sq_distance, reach));
-  sphere.erase(std::remove(sphere.begin(), sphere.end(), std::uint32_t(want.triangle)),
-               sphere.end());
-  EXPECT_EQ(listed, sphere) << what << ": the list is not sphere_triangles' (less the answer)";
-  return int(listed.size());
+  std::size_t listed = 0;
+  EXPECT_EQ(test::near_list_mismatch(index, p, near, want, reach, &listed), "") << what;
+  return int(listed);
 }
 
 template <class T>

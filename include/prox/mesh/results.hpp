@@ -86,6 +86,48 @@ struct NearTriangles {
   /// More than kCapacity qualified: the list is incomplete (the caller asks
   /// sphere_triangles instead).
   bool overflow = false;
+
+  /// (For the searches that fill it.) Empties the list.
+  void clear() {
+    count = 0;
+    overflow = false;
+  }
+  /// Lists a kernel result e if within sq_radius (the listing radius of the
+  /// best answer so far); when full, first drops the entries the radius has
+  /// left behind since they were listed, and when still full, flags overflow.
+  void note(const Entry& e, T sq_radius) {
+    if (!(e.sq_distance <= sq_radius)) return;
+    if (count == kCapacity) {
+      keep_within(sq_radius);
+      if (count == kCapacity) {
+        overflow = true;
+        return;
+      }
+    }
+    entries[count++] = e;
+  }
+  /// The search's end: keeps the entries within the final radius, less the
+  /// answer (not its own neighbour), each triangle once (a search may offer
+  /// a triangle twice: a hint, then its leaf).
+  void finish(T sq_radius, std::int32_t answer) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const Entry& e = entries[i];
+      if (!(e.sq_distance <= sq_radius) || e.triangle == answer) continue;
+      bool again = false;
+      for (std::size_t j = 0; j < kept; ++j) again |= entries[j].triangle == e.triangle;
+      if (!again) entries[kept++] = e;
+    }
+    count = kept;
+  }
+
+ private:
+  void keep_within(T sq_radius) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < count; ++i)
+      if (entries[i].sq_distance <= sq_radius) entries[kept++] = entries[i];
+    count = kept;
+  }
 };
 
 /// Signed distance (negative inside: |winding number| >= 0.5) and the winding

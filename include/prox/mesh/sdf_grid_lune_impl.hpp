@@ -464,23 +464,10 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
   // near: the listing radius of the best so far, and the triangles within it.
   T near_sq = T(0);
   auto note = [&](const ClosestPointTriangleResult<T>& r, std::int32_t id) {
-    if (!(r.sq_distance <= near_sq)) return;
-    if (near->count == NearTriangles<T>::kCapacity) {
-      // Full: drop those the radius has left behind since they were listed.
-      std::size_t kept = 0;
-      for (std::size_t i = 0; i < near->count; ++i)
-        if (near->entries[i].sq_distance <= near_sq) near->entries[kept++] = near->entries[i];
-      near->count = kept;
-      if (kept == NearTriangles<T>::kCapacity) {
-        near->overflow = true;
-        return;
-      }
-    }
-    near->entries[near->count++] = {id, r.feature, r.sq_distance, r.point};
+    near->note({id, r.feature, r.sq_distance, r.point}, near_sq);
   };
   if (near != nullptr) {
-    near->count = 0;
-    near->overflow = false;
+    near->clear();
     near_sq = near_radius_sq(best.sq_distance, near_reach);
     note(hr, std::int32_t(hint));
   }
@@ -665,20 +652,7 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
   bvh::traverse(x.nodes, test, leaf);
 #endif
   }
-  if (near != nullptr) {
-    // The final radius; the answer is not its own neighbour; a triangle in
-    // two slots (never the hint: skipped in the leaves) listed once.
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < near->count; ++i) {
-      const auto& en = near->entries[i];
-      if (en.sq_distance <= near_sq && en.triangle != best.triangle) {
-        bool again = false;
-        for (std::size_t j = 0; j < kept; ++j) again |= near->entries[j].triangle == en.triangle;
-        if (!again) near->entries[kept++] = en;
-      }
-    }
-    near->count = kept;
-  }
+  if (near != nullptr) near->finish(near_sq, best.triangle);
   if (stats) {
     ++stats->queries;
     stats->nodes_visited += visited;
