@@ -149,7 +149,14 @@ Runner setup_info(CLI::App& app) {
                                          diag.inconsistent_edges));
     out << fmt::format("outward       {}\n", diag.outward() ? "yes (signed volume > 0)"
                                                             : "no (signed volume <= 0)");
-    out << fmt::format("components    {} (edge-connected)\n", with_commas(diag.components));
+    out << fmt::format("components    {} (edge-connected)", with_commas(diag.components));
+    if (diag.closed() && diag.components > 1)
+      out << fmt::format("; {} facing inward, {} crossing or touching another, {} oriented "
+                         "against how they nest",
+                         with_commas(diag.inward_components),
+                         with_commas(diag.crossing_components),
+                         with_commas(diag.misnested_components));
+    out << "\n";
     out << fmt::format("duplicates    {} triangles (same three corners as another)\n",
                        with_commas(diag.duplicate_triangles));
     out << fmt::format("area          {:.9g}\n", diag.area);

@@ -347,6 +347,10 @@ class PyMesh {
     d["inconsistent_edges"] = g.inconsistent_edges;
     d["outward"] = g.outward();
     d["components"] = g.components;
+    d["inward_components"] = g.inward_components;
+    d["overlapping_components"] = g.overlapping_components;
+    d["crossing_components"] = g.crossing_components;
+    d["misnested_components"] = g.misnested_components;
     d["duplicate_triangles"] = g.duplicate_triangles;
     d["welded_closed"] = g.closed();
     d["welded_boundary_edges"] = g.boundary_edges;

@@ -9,7 +9,9 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "prox/mesh/mesh_index.hpp"
 #include "prox/mesh/winding_number.hpp"
+#include "prox/primitives/expansion.hpp"
 
 namespace prox {
 
@@ -34,7 +36,8 @@ SignMethod parse_sign_method(std::string_view name) {
 
 SignMethod MeshDiagnostics::recommended_method() const {
   if (!has_inside()) return SignMethod::none;
-  if (closed() && consistently_oriented() && outward()) return SignMethod::pseudonormal;
+  if (suits_pseudonormal()) return SignMethod::pseudonormal;
+  if (closed() && consistently_oriented() && components > 1) return SignMethod::winding;
   if (closed()) return SignMethod::parity;
   return SignMethod::winding;
 }
@@ -43,8 +46,26 @@ std::string MeshDiagnostics::verdict() const {
   if (triangles == 0) return "no inside: the mesh has no triangles (a point cloud?); only unsigned distance is defined";
   if (area == 0) return "no inside: every triangle has zero area (points or segments); only unsigned distance is defined";
   if (planar) return "no inside: every triangle lies in one plane (a flat sheet); only unsigned distance is defined";
-  if (closed() && consistently_oriented() && outward())
-    return "sign exact: closed, manifold, consistently oriented outward (auto: pseudonormal)";
+  if (suits_pseudonormal())
+    return components > 1
+               ? "sign exact: closed, manifold, consistently oriented outward, its pieces "
+                 "crossing none of the others and oriented as they nest (auto: pseudonormal)"
+               : "sign exact: closed, manifold, consistently oriented outward (auto: pseudonormal)";
+  if (closed() && consistently_oriented() && components > 1) {
+    std::string why;
+    if (crossing_components > 0)
+      why = std::to_string(crossing_components) + " of its " + std::to_string(components) +
+            " pieces cross or touch another";
+    if (misnested_components > 0)
+      why += (why.empty() ? "" : ", ") + std::to_string(misnested_components) + " of its " +
+             std::to_string(components) +
+             " pieces are oriented against how they nest (inside out, or inside a piece of the "
+             "same orientation)";
+    if (why.empty()) why = "its volume is not positive";
+    return "sign exact by winding number: closed and consistently oriented, but " + why +
+           ": inside is the pieces' union, where their winding numbers sum to non-zero (auto: "
+           "winding; pseudonormals would be wrong near them)";
+  }
   if (closed() && !consistently_oriented())
     return "sign exact by ray parity: closed, but " + std::to_string(inconsistent_edges) +
            " edges join triangles of opposite orientation (auto: parity; pseudonormals would be "
@@ -152,6 +173,108 @@ Vec3d box_centre(const Topology& g) {
   return (lo + hi) * 0.5;
 }
 
+// The sign of det[a - o, b - o, c - o]: a floating-point filter (Shewchuk's
+// orient3d bound, 7.8e-16 of the permanent), then the exact determinant
+// (prox/primitives/expansion.hpp). Where the exact path could over- or
+// underflow, 0 and *unsure set.
+int orient_sign(const Vec3d& o, const Vec3d& a, const Vec3d& b, const Vec3d& c, bool* unsure) {
+  const double ax = a[0] - o[0], ay = a[1] - o[1], az = a[2] - o[2];
+  const double bx = b[0] - o[0], by = b[1] - o[1], bz = b[2] - o[2];
+  const double cx = c[0] - o[0], cy = c[1] - o[1], cz = c[2] - o[2];
+  const double det = ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
+  const double perm = std::fabs(ax) * (std::fabs(by * cz) + std::fabs(bz * cy)) +
+                      std::fabs(ay) * (std::fabs(bz * cx) + std::fabs(bx * cz)) +
+                      std::fabs(az) * (std::fabs(bx * cy) + std::fabs(by * cx));
+  const double bound = 7.7715611723761027e-16 * perm;
+  if (det > bound) return 1;
+  if (-det > bound) return -1;
+  if (!(perm == 0 || (perm >= 1e-250 && perm <= 1e250))) {
+    *unsure = true;
+    return 0;
+  }
+  double rows[3][3][2];
+  const Vec3d* v[3] = {&a, &b, &c};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) detail::xp::two_sum((*v[i])[j], -o[j], rows[i][j][1], rows[i][j][0]);
+  const double e = detail::xp::det3(rows);
+  return e > 0 ? 1 : e < 0 ? -1 : 0;
+}
+
+// Whether triangles (p1, q1, r1) and (p2, q2, r2) meet (closed sets), by
+// orientation signs only (Guigue & Devillers, "Fast and robust
+// triangle-triangle overlap test using orientation predicates", 2003): each
+// triangle's corners against the other's plane, then the two intervals on
+// the planes' common line. Conservative where it cannot decide: a coplanar
+// pair (their boxes already meet), or an orientation out of the exact path's
+// range, counts as meeting.
+bool triangles_meet(Vec3d p1, Vec3d q1, Vec3d r1, Vec3d p2, Vec3d q2, Vec3d r2) {
+  bool unsure = false;
+  auto o = [&](const Vec3d& a, const Vec3d& b, const Vec3d& c, const Vec3d& d) {
+    return orient_sign(a, b, c, d, &unsure);  // det[b - a, c - a, d - a]
+  };
+  // d*1: T1's corners against T2's plane; d*2: T2's against T1's.
+  int dp1 = o(r2, p2, q2, p1), dq1 = o(r2, p2, q2, q1), dr1 = o(r2, p2, q2, r1);
+  if (unsure) return true;
+  if (dp1 * dq1 > 0 && dp1 * dr1 > 0) return false;
+  int dp2 = o(r1, p1, q1, p2), dq2 = o(r1, p1, q1, q2), dr2 = o(r1, p1, q1, r2);
+  if (unsure) return true;
+  if (dp2 * dq2 > 0 && dp2 * dr2 > 0) return false;
+  if (dp1 == 0 && dq1 == 0 && dr1 == 0) return true;  // coplanar
+  // The two intervals on the common line overlap (corners in the canonical
+  // order: p1 alone on its side of T2's plane, p2 alone on its side of T1's).
+  auto check = [&](const Vec3d& a1, const Vec3d& b1, const Vec3d& c1, const Vec3d& a2,
+                   const Vec3d& b2, const Vec3d& c2) {
+    if (o(b1, a2, a1, b2) > 0) return false;
+    if (o(a1, a2, c1, c2) > 0) return false;
+    return true;
+  };
+  auto tri2 = [&](const Vec3d& a1, const Vec3d& b1, const Vec3d& c1, const Vec3d& a2,
+                  const Vec3d& b2, const Vec3d& c2, int da, int db, int dc) {
+    if (da > 0) {
+      if (db > 0) return check(a1, c1, b1, c2, a2, b2);
+      if (dc > 0) return check(a1, c1, b1, b2, c2, a2);
+      return check(a1, b1, c1, a2, b2, c2);
+    }
+    if (da < 0) {
+      if (db < 0) return check(a1, b1, c1, c2, a2, b2);
+      if (dc < 0) return check(a1, b1, c1, b2, c2, a2);
+      return check(a1, c1, b1, a2, b2, c2);
+    }
+    if (db < 0) {
+      if (dc >= 0) return check(a1, c1, b1, b2, c2, a2);
+      return check(a1, b1, c1, a2, b2, c2);
+    }
+    if (db > 0) {
+      if (dc > 0) return check(a1, c1, b1, a2, b2, c2);
+      return check(a1, b1, c1, b2, c2, a2);
+    }
+    if (dc > 0) return check(a1, b1, c1, c2, a2, b2);
+    if (dc < 0) return check(a1, c1, b1, c2, a2, b2);
+    return true;  // coplanar (not reached: caught above)
+  };
+  bool meet;
+  if (dp1 > 0) {
+    if (dq1 > 0) meet = tri2(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
+    else if (dr1 > 0) meet = tri2(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
+    else meet = tri2(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
+  } else if (dp1 < 0) {
+    if (dq1 < 0) meet = tri2(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
+    else if (dr1 < 0) meet = tri2(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
+    else meet = tri2(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
+  } else if (dq1 < 0) {
+    if (dr1 >= 0) meet = tri2(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
+    else meet = tri2(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
+  } else if (dq1 > 0) {
+    if (dr1 > 0) meet = tri2(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
+    else meet = tri2(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
+  } else if (dr1 > 0) {
+    meet = tri2(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
+  } else {
+    meet = tri2(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
+  }
+  return meet || unsure;
+}
+
 }  // namespace
 
 template <class T>
@@ -230,6 +353,156 @@ MeshDiagnostics diagnose(const TriangleMesh<T>& mesh) {
   }
   for (std::size_t t = 0; t < nt; ++t)
     if (g.proper[t] && uf.find(std::uint32_t(t)) == t) ++d.components;
+  // Pieces that face inward or may nest or cross (closed meshes only: what
+  // the pseudonormal method needs, see MeshDiagnostics::suits_pseudonormal).
+  if (!d.closed()) return d;
+  if (d.components == 1) {
+    d.inward_components = d.volume < 0 ? 1 : 0;
+    d.misnested_components = d.inward_components;
+  } else if (d.components > 1) {
+    // Each piece's signed volume and box (proper triangles: a degenerate one
+    // joins no piece).
+    std::vector<std::uint32_t> index(nt, std::uint32_t(-1));
+    std::vector<double> volume, magnitude;
+    std::vector<Vec3d> lo, hi;
+    for (std::size_t t = 0; t < nt; ++t) {
+      if (!g.proper[t]) continue;
+      const std::uint32_t root = uf.find(std::uint32_t(t));
+      if (index[root] == std::uint32_t(-1)) {
+        index[root] = std::uint32_t(volume.size());
+        volume.push_back(0.0);
+        magnitude.push_back(0.0);
+        lo.push_back(corner(g, t, 0));
+        hi.push_back(corner(g, t, 0));
+      }
+      const std::uint32_t c = index[root];
+      for (int k = 0; k < 3; ++k) {
+        const Vec3d p = corner(g, t, k);
+        for (int a = 0; a < 3; ++a) {
+          lo[c][a] = std::min(lo[c][a], p[a]);
+          hi[c][a] = std::max(hi[c][a], p[a]);
+        }
+      }
+    }
+    // Each piece's volume about its own box centre (about the mesh's, a thin
+    // part far from it drowns in the cancellation); its sign is trusted where
+    // it exceeds 2^-30 of the terms' magnitudes summed (else: misnested, below).
+    for (std::size_t t = 0; t < nt; ++t) {
+      if (!g.proper[t]) continue;
+      const std::uint32_t c = index[uf.find(std::uint32_t(t))];
+      const double v = signed_volume_of(g, t, (lo[c] + hi[c]) * 0.5);
+      volume[c] += v;
+      magnitude[c] += std::abs(v);
+    }
+    for (std::size_t c = 0; c < volume.size(); ++c) {
+      d.inward_components += volume[c] < 0 ? 1 : 0;
+      if (!(std::abs(volume[c]) > 0x1p-30 * magnitude[c])) volume[c] = 0;  // orientation unknown
+    }
+    // Boxes that meet (touching counts): sorted by their low x, each box
+    // against the later ones until their low x passes its high x.
+    std::vector<std::uint32_t> order(volume.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return lo[a][0] < lo[b][0] || (lo[a][0] == lo[b][0] && a < b);
+    });
+    // Past 10^8 pairs looked at (many pieces in one slab of x), the rest
+    // count as meeting: the answer only errs towards winding, never towards
+    // the pseudonormal.
+    std::vector<std::uint8_t> meets(volume.size(), 0);
+    std::size_t looked = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const std::uint32_t a = order[i];
+      if (looked > 100000000) {
+        meets[a] = 1;
+        continue;
+      }
+      for (std::size_t j = i + 1; j < order.size() && lo[order[j]][0] <= hi[a][0]; ++j) {
+        ++looked;
+        const std::uint32_t b = order[j];
+        if (lo[b][1] <= hi[a][1] && lo[a][1] <= hi[b][1] && lo[b][2] <= hi[a][2] &&
+            lo[a][2] <= hi[b][2])
+          meets[a] = meets[b] = 1;
+      }
+    }
+    for (const std::uint8_t m : meets) d.overlapping_components += m;
+    // Crossing pieces: each triangle of a piece whose box meets another's
+    // against the triangles of other pieces within its bounding ball (an
+    // index over the welded mesh), exactly (triangles_meet).
+    std::vector<std::uint8_t> crossing(volume.size(), 0);
+    const std::size_t pieces = volume.size();
+    auto piece_of = [&](std::size_t t) { return index[uf.find(std::uint32_t(t))]; };
+    if (d.overlapping_components > 0) {
+      std::vector<std::array<std::uint32_t, 3>> tris;
+      std::vector<std::uint32_t> source;  // the index's triangle -> mesh triangle
+      for (std::size_t t = 0; t < nt; ++t) {
+        if (!g.proper[t] || !meets[piece_of(t)]) continue;
+        tris.push_back({g.welded[3 * t], g.welded[3 * t + 1], g.welded[3 * t + 2]});
+        source.push_back(std::uint32_t(t));
+      }
+      const MeshIndex<double> near(TriangleMesh<double>(g.points, std::move(tris)));
+      for (std::size_t i = 0; i < source.size(); ++i) {
+        const std::size_t t = source[i];
+        const std::uint32_t c = piece_of(t);
+        const Vec3d a = corner(g, t, 0), b = corner(g, t, 1), e = corner(g, t, 2);
+        const Vec3d m = (a + b + e) / 3.0;
+        const double r = std::sqrt(std::max({squared_norm(a - m), squared_norm(b - m),
+                                             squared_norm(e - m)})) *
+                             (1 + 1e-12) +
+                         1e-300;
+        for (const std::uint32_t j : near.sphere_triangles(m, r)) {
+          const std::size_t u = source[j];
+          const std::uint32_t cu = piece_of(u);
+          if (u <= t || cu == c || (crossing[c] && crossing[cu])) continue;
+          if (triangles_meet(a, b, e, corner(g, u, 0), corner(g, u, 1), corner(g, u, 2)))
+            crossing[c] = crossing[cu] = 1;
+        }
+      }
+    }
+    for (const std::uint8_t x : crossing) d.crossing_components += x;
+    // Nesting, for pieces that cross no other: w, the other pieces' winding
+    // numbers summed at a point of the piece (the centroid of its first
+    // triangle; only pieces whose box holds it contribute, the others give
+    // 0), must be 0 for an outward piece and 1 for an inward one. A piece
+    // that crosses another has no one w (d.crossing_components rules the
+    // pseudonormal out already).
+    std::vector<Vec3d> probe(pieces);
+    std::vector<std::uint8_t> probed(pieces, 0);
+    std::vector<std::vector<std::uint32_t>> members(pieces);
+    for (std::size_t t = 0; t < nt; ++t) {
+      if (!g.proper[t]) continue;
+      const std::uint32_t c = piece_of(t);
+      members[c].push_back(std::uint32_t(t));
+      if (!probed[c]) {
+        probe[c] = (corner(g, t, 0) + corner(g, t, 1) + corner(g, t, 2)) / 3.0;
+        probed[c] = 1;
+      }
+    }
+    double work = 0;  // triangle solid angles summed; past 5e7 a piece counts as misnested
+    for (std::size_t c = 0; c < pieces; ++c) {
+      if (crossing[c]) continue;
+      double w = 0;
+      bool known = true;
+      for (std::size_t e = 0; e < pieces && known; ++e) {
+        if (e == c) continue;
+        bool inside_box = true;
+        for (int a = 0; a < 3; ++a)
+          inside_box = inside_box && lo[e][a] <= probe[c][a] && probe[c][a] <= hi[e][a];
+        if (!inside_box) continue;
+        work += double(members[e].size());
+        if (work > 5e7) {
+          known = false;
+          break;
+        }
+        for (const std::uint32_t t : members[e])
+          w += triangle_solid_angle(probe[c], corner(g, t, 0), corner(g, t, 1), corner(g, t, 2));
+      }
+      w *= inverse_four_pi<double>();
+      const double k = std::nearbyint(w);
+      const bool integral = known && std::abs(w - k) < 0.25;
+      const bool fits = integral && ((volume[c] > 0 && k == 0) || (volume[c] < 0 && k == 1));
+      if (!fits) ++d.misnested_components;
+    }
+  }
   return d;
 }
 

@@ -65,6 +65,12 @@ TriangleMesh<double> scaled(const TriangleMesh<double>& m, double s) {
   return TriangleMesh<double>(std::move(v), m.triangles());
 }
 
+TriangleMesh<double> moved(const TriangleMesh<double>& m, const Vec3d& by) {
+  std::vector<Vec3d> v = m.vertices();
+  for (Vec3d& p : v) p = p + by;
+  return TriangleMesh<double>(std::move(v), m.triangles());
+}
+
 /// Exact parity oracle: odd crossings of most of `rays` random rays (BruteForce).
 bool parity_inside(const BruteForce<double>& bf, const Vec3d& p, std::mt19937_64& rng) {
   std::normal_distribution<double> g(0, 1);
@@ -198,6 +204,89 @@ TEST(Sign, ReorientInsideOutAndNested) {
     EXPECT_EQ(s.contains(Vec3d{0, 0, 0}), Containment::outside) << to_string(sm);  // the cavity
     EXPECT_EQ(s.contains(Vec3d{0.75, 0, 0}), Containment::inside) << to_string(sm);
     EXPECT_EQ(s.contains(Vec3d{1.5, 0, 0}), Containment::outside) << to_string(sm);
+  }
+}
+
+// Closed, consistently oriented meshes of several pieces where the pieces
+// cross, nest with the same orientation or one is turned inside out: each piece
+// is "outward" by every per-edge and total-volume test, but the winding number
+// reaches 2 or -1, and the nearest surface's normal then faces the wrong way
+// (found by trying: the centre of two overlapping balls and a point inside one
+// ball near the other were signed outside, sure, and a point far from a
+// turned piece inside, sure). auto now signs these by the pieces' union
+// (non-zero winding number, exact on closed meshes), sure, the brute force's
+// answer; a forced pseudonormal is never sure there. A cavity (the inner shell
+// inward) and pieces apart keep the pseudonormal.
+TEST(Sign, PiecesThatCrossNestOrTurnInwardAreSignedByTheirUnion) {
+  const auto ball = test::icosphere(3);
+  struct Case {
+    const char* name;
+    TriangleMesh<double> mesh;
+    std::size_t crossing, misnested;
+    std::vector<std::pair<Vec3d, bool>> points;  // well clear of the surface: inside?
+  };
+  const std::vector<Case> cases = {
+      {"overlapping balls", joined(ball, moved(ball, {0.8, 0, 0})), 2, 0,
+       {{{0.4, 0, 0}, true}, {{-0.5, 0, 0}, true}, {{1.5, 0, 0}, true}, {{0, 0, 0}, true},
+        {{0, 1.5, 0}, false}, {{3, 0, 0}, false}, {{-1.3, 0, 0}, false}}},
+      {"a ball in a ball, both outward", joined(ball, scaled(ball, 0.5)), 0, 1,
+       {{{0, 0, 0}, true}, {{0.75, 0, 0}, true}, {{0, 0.2, 0.1}, true}, {{1.5, 0, 0}, false}}},
+      {"a piece inside out, apart", joined(ball, moved(flipped(scaled(ball, 0.5)), {3, 0, 0})), 0,
+       1, {{{0, 0, 0}, true}, {{3, 0, 0}, true}, {{3.2, 0.1, 0}, true}, {{5, 0, 0}, false},
+           {{1.8, 0, 0}, false}}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const MeshDiagnostics d = diagnose(c.mesh);
+    ASSERT_TRUE(d.closed() && d.consistently_oriented() && d.outward());
+    EXPECT_EQ(d.components, 2u);
+    EXPECT_EQ(d.crossing_components, c.crossing);
+    EXPECT_EQ(d.misnested_components, c.misnested);
+    EXPECT_FALSE(d.suits_pseudonormal());
+    EXPECT_EQ(d.recommended_method(), SignMethod::winding);
+    EXPECT_NE(d.verdict().find("union"), std::string::npos) << d.verdict();
+    const MeshIndex<double> index(c.mesh);
+    const BruteForce<double> bf(c.mesh);
+    const SignedMesh<MeshIndex<double>> s(index);
+    const SignedMesh<BruteForce<double>> t(bf);
+    const SignedMesh<MeshIndex<double>> forced(index, {SignMethod::pseudonormal});
+    for (const auto& [p, inside] : c.points) {
+      const auto q = s.query(p);
+      EXPECT_EQ(q.signed_distance < 0, inside) << p[0] << " " << p[1] << " " << p[2];
+      EXPECT_EQ(q.confidence, SignConfidence::sure);
+      EXPECT_EQ(q.signed_distance, t.query(p).signed_distance);
+      EXPECT_EQ(s.contains(p), inside ? Containment::inside : Containment::outside);
+      EXPECT_EQ(forced.query(p).confidence, SignConfidence::unsure);
+    }
+  }
+  // Kept on the pseudonormal: a cavity (reoriented hollow ball) and pieces apart.
+  for (const auto& m : {reorient(joined(ball, scaled(ball, 0.5))).mesh,
+                        joined(ball, moved(ball, {3, 0, 0}))}) {
+    const MeshDiagnostics d = diagnose(m);
+    EXPECT_EQ(d.crossing_components, 0u);
+    EXPECT_EQ(d.misnested_components, 0u);
+    EXPECT_EQ(d.recommended_method(), SignMethod::pseudonormal) << d.verdict();
+  }
+}
+
+// The crossing test is exact: two tetrahedra, the second the first's point
+// reflection through (m, m, m) (turned back outward), whose facing faces lie
+// in the planes x + y + z = 1 and 6m - 1: 6e-15 apart (m = 1/3 + 1e-15: apart),
+// or overlapping by that much (m = 1/3 - 1e-15: crossing); their boxes meet
+// either way, and the floating-point filter cannot decide the orientations.
+TEST(Sign, CrossingPiecesAreFoundExactly) {
+  const auto a = tetra(false);
+  for (const double delta : {1e-15, -1e-15, 1e-9, -1e-9}) {
+    const double m = 1.0 / 3.0 + delta;
+    std::vector<Vec3d> v;
+    for (const Vec3d& p : a.vertices()) v.push_back(Vec3d{2 * m, 2 * m, 2 * m} - p);
+    const TriangleMesh<double> b = flipped(TriangleMesh<double>(std::move(v), a.triangles()));
+    const MeshDiagnostics d = diagnose(joined(a, b));
+    ASSERT_TRUE(d.closed() && d.consistently_oriented());
+    EXPECT_EQ(d.overlapping_components, 2u) << delta;
+    EXPECT_EQ(d.crossing_components, delta > 0 ? 0u : 2u) << delta;
+    EXPECT_EQ(d.misnested_components, 0u) << delta;
+    EXPECT_EQ(d.suits_pseudonormal(), delta > 0) << delta;
   }
 }
 

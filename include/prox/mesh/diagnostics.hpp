@@ -55,6 +55,24 @@ struct MeshDiagnostics {
   std::size_t non_manifold_edges = 0;    ///< used by three or more
   std::size_t inconsistent_edges = 0;    ///< two triangles run it the same way
   std::size_t components = 0;            ///< edge-connected pieces
+  /// Pieces whose own signed volume is negative (facing inward: a cavity's
+  /// shell, or a piece turned inside out); with one piece, volume < 0.
+  std::size_t inward_components = 0;
+  /// Pieces whose bounding box meets another piece's (closed boxes): pieces
+  /// that may hold or cross one another. Disjoint boxes rule both out.
+  std::size_t overlapping_components = 0;
+  /// Pieces with a triangle that meets a triangle of another piece (exact
+  /// orientation predicates; touching counts, and so does a pair in one
+  /// plane whose boxes meet): two parts pushed into each other.
+  std::size_t crossing_components = 0;
+  /// Pieces whose orientation does not fit how they nest: with w the sum of
+  /// the other pieces' winding numbers along the piece (0 or 1 where the
+  /// solid is well formed), an outward piece needs w = 0 and an inward one
+  /// (a cavity's shell) w = 1; anything else (a piece turned inside out, a
+  /// ball inside a ball of the same orientation) makes the winding number 2
+  /// or -1 somewhere. Counted for pieces that cross no other; past a work
+  /// cap, or where w is not clearly an integer, a piece counts as misnested.
+  std::size_t misnested_components = 0;
   double area = 0;                       ///< total area
   double volume = 0;                     ///< signed volume (meaningful when closed)
   bool planar = true;                    ///< every triangle with area in one plane (or none)
@@ -64,10 +82,25 @@ struct MeshDiagnostics {
   bool consistently_oriented() const { return inconsistent_edges == 0; }
   bool outward() const { return volume > 0; }
   bool has_inside() const { return area > 0 && !planar; }
-  /// What `auto` picks: none without an inside; pseudonormal for a closed,
-  /// consistently oriented, outward mesh (exact and cheapest); parity for any
-  /// other closed mesh (exact whatever the orientation); winding otherwise
-  /// (open, non-manifold, soups: degrades gracefully, says unsure near holes).
+  /// Whether the pseudonormal sign holds: closed, consistently oriented, and
+  /// no two pieces crossing, every piece oriented as it nests (outward, or
+  /// inward inside one other: a cavity), so that the winding number is 0 or 1
+  /// everywhere (Bærentzen & Aanæs's theorem needs a surface that bounds a
+  /// solid). Crossing pieces (two parts of a model pushed into each other), a
+  /// piece turned inside out, or a ball inside a ball of the same orientation
+  /// break it: near them the nearest surface's normal faces the wrong way.
+  /// (Not detected: one piece that passes through itself.)
+  bool suits_pseudonormal() const {
+    return closed() && consistently_oriented() && outward() && crossing_components == 0 &&
+           misnested_components == 0;
+  }
+  /// What `auto` picks: none without an inside; pseudonormal where it holds
+  /// (suits_pseudonormal: exact and cheapest); winding for any other closed,
+  /// consistently oriented mesh of several pieces (nested, crossing or inward
+  /// pieces: inside is where the pieces' winding numbers sum to non-zero, their
+  /// union; exact, as w is an integer off the surface); parity for any other
+  /// closed mesh (exact whatever the orientation); winding otherwise (open,
+  /// non-manifold, soups: degrades gracefully, says unsure near holes).
   SignMethod recommended_method() const;
   /// One line on how reliable a sign is on this mesh, naming the method auto picks.
   std::string verdict() const;

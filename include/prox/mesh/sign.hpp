@@ -116,8 +116,7 @@ class SignedMesh {
     method_ = options.method == SignMethod::automatic ? diagnostics_.recommended_method()
                                                       : options.method;
     if (!diagnostics_.has_inside()) method_ = SignMethod::none;
-    suits_pseudonormal_ = diagnostics_.closed() && diagnostics_.consistently_oriented() &&
-                          diagnostics_.outward();
+    suits_pseudonormal_ = diagnostics_.suits_pseudonormal();
     suits_parity_ = diagnostics_.closed();
     if (method_ == SignMethod::pseudonormal) normals_ = pseudonormals(index.mesh());
     scale_ = kernel_scale(index.mesh().bounds());
