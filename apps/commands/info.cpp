@@ -156,6 +156,9 @@ Runner setup_info(CLI::App& app) {
                          with_commas(diag.inward_components),
                          with_commas(diag.crossing_components),
                          with_commas(diag.misnested_components));
+    if (diag.closed())
+      out << fmt::format("; {} passing through itself",
+                         with_commas(diag.self_intersecting_components));
     out << "\n";
     out << fmt::format("duplicates    {} triangles (same three corners as another)\n",
                        with_commas(diag.duplicate_triangles));

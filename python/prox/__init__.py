@@ -273,9 +273,10 @@ class Mesh:
         welded_degenerate_triangles, manifold, oriented (neighbouring triangles
         agree), inconsistent_edges, outward (signed volume > 0), components
         (edge-connected), inward_components, overlapping_components,
-        crossing_components and misnested_components (closed meshes: pieces facing
-        inward, whose box meets another's, that cross or touch another, oriented
-        against how they nest; the last two rule out the pseudonormal sign),
+        crossing_components, self_intersecting_components and misnested_components
+        (closed meshes: pieces facing inward, whose box meets another's, that cross
+        or touch another, that pass through themselves, oriented against how they
+        nest; the last three rule out the pseudonormal sign),
         duplicate_triangles, area, volume (signed; meaningful when
         closed), planar, has_inside, recommended_sign_method (what method="auto"
         picks), verdict (one line on how far a sign can be trusted).

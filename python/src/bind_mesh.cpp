@@ -351,6 +351,7 @@ class PyMesh {
     d["overlapping_components"] = g.overlapping_components;
     d["crossing_components"] = g.crossing_components;
     d["misnested_components"] = g.misnested_components;
+    d["self_intersecting_components"] = g.self_intersecting_components;
     d["duplicate_triangles"] = g.duplicate_triangles;
     d["welded_closed"] = g.closed();
     d["welded_boundary_edges"] = g.boundary_edges;

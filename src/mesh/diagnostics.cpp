@@ -9,6 +9,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "prox/mesh/batch.hpp"
+#include "prox/mesh/flat_index.hpp"
 #include "prox/mesh/mesh_index.hpp"
 #include "prox/mesh/winding_number.hpp"
 #include "prox/primitives/expansion.hpp"
@@ -37,7 +39,8 @@ SignMethod parse_sign_method(std::string_view name) {
 SignMethod MeshDiagnostics::recommended_method() const {
   if (!has_inside()) return SignMethod::none;
   if (suits_pseudonormal()) return SignMethod::pseudonormal;
-  if (closed() && consistently_oriented() && components > 1) return SignMethod::winding;
+  if (closed() && consistently_oriented() && (components > 1 || self_intersecting_components > 0))
+    return SignMethod::winding;
   if (closed()) return SignMethod::parity;
   return SignMethod::winding;
 }
@@ -51,10 +54,13 @@ std::string MeshDiagnostics::verdict() const {
                ? "sign exact: closed, manifold, consistently oriented outward, its pieces "
                  "crossing none of the others and oriented as they nest (auto: pseudonormal)"
                : "sign exact: closed, manifold, consistently oriented outward (auto: pseudonormal)";
-  if (closed() && consistently_oriented() && components > 1) {
+  if (closed() && consistently_oriented() && (components > 1 || self_intersecting_components > 0)) {
     std::string why;
+    if (self_intersecting_components > 0)
+      why = std::to_string(self_intersecting_components) + " of its " +
+            std::to_string(components) + " pieces pass through themselves";
     if (crossing_components > 0)
-      why = std::to_string(crossing_components) + " of its " + std::to_string(components) +
+      why += (why.empty() ? "" : ", ") + std::to_string(crossing_components) + " of its " + std::to_string(components) +
             " pieces cross or touch another";
     if (misnested_components > 0)
       why += (why.empty() ? "" : ", ") + std::to_string(misnested_components) + " of its " +
@@ -63,7 +69,7 @@ std::string MeshDiagnostics::verdict() const {
              "same orientation)";
     if (why.empty()) why = "its volume is not positive";
     return "sign exact by winding number: closed and consistently oriented, but " + why +
-           ": inside is the pieces' union, where their winding numbers sum to non-zero (auto: "
+           ": inside is where the winding number is non-zero, the pieces' union (auto: "
            "winding; pseudonormals would be wrong near them)";
   }
   if (closed() && !consistently_oriented())
@@ -275,6 +281,94 @@ bool triangles_meet(Vec3d p1, Vec3d q1, Vec3d r1, Vec3d p2, Vec3d q2, Vec3d r2) 
   return meet || unsure;
 }
 
+// Calls f(u) for every triangle u of x whose box meets [lo, hi] (closed
+// boxes): the index's node boxes (rounded outward) prune, the triangle's own
+// box from its corners decides.
+template <class F>
+void for_each_box_overlap(const FlatIndex<double>& x, const Vec3d& lo, const Vec3d& hi, F&& f) {
+  if (x.nodes.empty()) return;
+  std::uint32_t stack[bvh::kWidth * bvh::kMaxTreeDepth];
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const bvh::Node8& n = x.nodes[stack[--top]];
+    for (int c = 0; c < bvh::kWidth; ++c) {
+      bool meet = true;
+      for (int a = 0; a < 3; ++a)
+        meet = meet && double(n.lo[a][c]) <= hi[a] && lo[a] <= double(n.hi[a][c]);
+      if (!meet) continue;  // (an unused slot's box is empty)
+      if (n.count[c] == 0) {
+        stack[top++] = n.child[c];
+        continue;
+      }
+      for (std::uint32_t s = n.child[c]; s < n.child[c] + n.count[c]; ++s) {
+        const std::uint32_t u = x.prims[s];
+        if (u == bvh::kInvalid) continue;
+        bool tri_meets = true;
+        for (int a = 0; a < 3; ++a) {
+          const double c0 = x.corner(s, 0)[a], c1 = x.corner(s, 1)[a], c2 = x.corner(s, 2)[a];
+          tri_meets = tri_meets && std::min({c0, c1, c2}) <= hi[a] && lo[a] <= std::max({c0, c1, c2});
+        }
+        if (tri_meets) f(u);
+      }
+    }
+  }
+}
+
+// Calls meet(c, cu) (c, cu: the pieces, piece_of(t)) for pairs of proper
+// triangles t < u that meet (triangles_meet) where their boxes meet, except
+// pairs of one piece that share a welded corner; in parallel (blocks of
+// triangles, results merged in block order, so the calls are the same for
+// any thread count).
+template <class PieceOf, class Meet>
+void find_meeting_pairs(const Topology& g, PieceOf&& piece_of, Meet&& meet) {
+  const std::size_t nt = g.proper.size();
+  std::vector<std::array<std::uint32_t, 3>> tris;
+  std::vector<std::uint32_t> source;  // the index's triangle -> mesh triangle
+  for (std::size_t t = 0; t < nt; ++t) {
+    if (!g.proper[t]) continue;
+    tris.push_back({g.welded[3 * t], g.welded[3 * t + 1], g.welded[3 * t + 2]});
+    source.push_back(std::uint32_t(t));
+  }
+  if (source.empty()) return;
+  const MeshIndex<double> index(TriangleMesh<double>(g.points, std::move(tris)));
+  const FlatIndex<double> x = index.layout();
+  constexpr std::size_t kBlock = 1024;
+  const std::size_t blocks = (source.size() + kBlock - 1) / kBlock;
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> found(blocks);
+  BatchOptions options;
+  options.grain = 1;
+  batch_for_each(blocks, options, [&](std::size_t blk) {
+    for (std::size_t i = blk * kBlock; i < std::min(source.size(), (blk + 1) * kBlock); ++i) {
+      const std::size_t t = source[i];
+      const std::uint32_t c = piece_of(t);
+      const Vec3d a = corner(g, t, 0), b = corner(g, t, 1), e = corner(g, t, 2);
+      Vec3d lo = a, hi = a;
+      for (const Vec3d* p : {&b, &e})
+        for (int k = 0; k < 3; ++k) {
+          lo[k] = std::min(lo[k], (*p)[k]);
+          hi[k] = std::max(hi[k], (*p)[k]);
+        }
+      const std::uint32_t* wt = &g.welded[3 * t];
+      for_each_box_overlap(x, lo, hi, [&](std::uint32_t j) {
+        const std::size_t u = source[j];
+        if (u <= t) return;
+        const std::uint32_t cu = piece_of(u);
+        if (cu == c) {
+          const std::uint32_t* wu = &g.welded[3 * u];
+          for (int p = 0; p < 3; ++p)
+            for (int q = 0; q < 3; ++q)
+              if (wt[p] == wu[q]) return;
+        }
+        if (triangles_meet(a, b, e, corner(g, u, 0), corner(g, u, 1), corner(g, u, 2)))
+          found[blk].push_back({c, cu});
+      });
+    }
+  });
+  for (const auto& f : found)
+    for (const auto& [c, cu] : f) meet(c, cu);
+}
+
 }  // namespace
 
 template <class T>
@@ -359,6 +453,10 @@ MeshDiagnostics diagnose(const TriangleMesh<T>& mesh) {
   if (d.components == 1) {
     d.inward_components = d.volume < 0 ? 1 : 0;
     d.misnested_components = d.inward_components;
+    bool self = false;
+    find_meeting_pairs(g, [](std::size_t) { return 0u; },
+                       [&](std::uint32_t, std::uint32_t) { self = true; });
+    d.self_intersecting_components = self ? 1 : 0;
   } else if (d.components > 1) {
     // Each piece's signed volume and box (proper triangles: a degenerate one
     // joins no piece).
@@ -425,39 +523,18 @@ MeshDiagnostics diagnose(const TriangleMesh<T>& mesh) {
       }
     }
     for (const std::uint8_t m : meets) d.overlapping_components += m;
-    // Crossing pieces: each triangle of a piece whose box meets another's
-    // against the triangles of other pieces within its bounding ball (an
-    // index over the welded mesh), exactly (triangles_meet).
-    std::vector<std::uint8_t> crossing(volume.size(), 0);
     const std::size_t pieces = volume.size();
     auto piece_of = [&](std::size_t t) { return index[uf.find(std::uint32_t(t))]; };
-    if (d.overlapping_components > 0) {
-      std::vector<std::array<std::uint32_t, 3>> tris;
-      std::vector<std::uint32_t> source;  // the index's triangle -> mesh triangle
-      for (std::size_t t = 0; t < nt; ++t) {
-        if (!g.proper[t] || !meets[piece_of(t)]) continue;
-        tris.push_back({g.welded[3 * t], g.welded[3 * t + 1], g.welded[3 * t + 2]});
-        source.push_back(std::uint32_t(t));
-      }
-      const MeshIndex<double> near(TriangleMesh<double>(g.points, std::move(tris)));
-      for (std::size_t i = 0; i < source.size(); ++i) {
-        const std::size_t t = source[i];
-        const std::uint32_t c = piece_of(t);
-        const Vec3d a = corner(g, t, 0), b = corner(g, t, 1), e = corner(g, t, 2);
-        const Vec3d m = (a + b + e) / 3.0;
-        const double r = std::sqrt(std::max({squared_norm(a - m), squared_norm(b - m),
-                                             squared_norm(e - m)})) *
-                             (1 + 1e-12) +
-                         1e-300;
-        for (const std::uint32_t j : near.sphere_triangles(m, r)) {
-          const std::size_t u = source[j];
-          const std::uint32_t cu = piece_of(u);
-          if (u <= t || cu == c || (crossing[c] && crossing[cu])) continue;
-          if (triangles_meet(a, b, e, corner(g, u, 0), corner(g, u, 1), corner(g, u, 2)))
-            crossing[c] = crossing[cu] = 1;
-        }
-      }
-    }
+    // Crossing pieces, and pieces that pass through themselves: every pair
+    // of triangles whose boxes meet (an index over the welded mesh), tested
+    // exactly (triangles_meet), but for two triangles of one piece that
+    // share a corner (they meet there by construction).
+    std::vector<std::uint8_t> crossing(pieces, 0), self(pieces, 0);
+    find_meeting_pairs(g, piece_of, [&](std::uint32_t c, std::uint32_t cu) {
+      if (c == cu) self[c] = 1;
+      else crossing[c] = crossing[cu] = 1;
+    });
+    for (const std::uint8_t x : self) d.self_intersecting_components += x;
     for (const std::uint8_t x : crossing) d.crossing_components += x;
     // Nesting, for pieces that cross no other: w, the other pieces' winding
     // numbers summed at a point of the piece (the centroid of its first
@@ -479,7 +556,7 @@ MeshDiagnostics diagnose(const TriangleMesh<T>& mesh) {
     }
     double work = 0;  // triangle solid angles summed; past 5e7 a piece counts as misnested
     for (std::size_t c = 0; c < pieces; ++c) {
-      if (crossing[c]) continue;
+      if (crossing[c] || self[c]) continue;
       double w = 0;
       bool known = true;
       for (std::size_t e = 0; e < pieces && known; ++e) {

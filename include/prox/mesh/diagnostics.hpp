@@ -65,6 +65,9 @@ struct MeshDiagnostics {
   /// orientation predicates; touching counts, and so does a pair in one
   /// plane whose boxes meet): two parts pushed into each other.
   std::size_t crossing_components = 0;
+  /// Pieces that pass through themselves: two of their triangles that share
+  /// no corner meet (exactly, as above).
+  std::size_t self_intersecting_components = 0;
   /// Pieces whose orientation does not fit how they nest: with w the sum of
   /// the other pieces' winding numbers along the piece (0 or 1 where the
   /// solid is well formed), an outward piece needs w = 0 and an inward one
@@ -88,11 +91,11 @@ struct MeshDiagnostics {
   /// everywhere (Bærentzen & Aanæs's theorem needs a surface that bounds a
   /// solid). Crossing pieces (two parts of a model pushed into each other), a
   /// piece turned inside out, or a ball inside a ball of the same orientation
-  /// break it: near them the nearest surface's normal faces the wrong way.
-  /// (Not detected: one piece that passes through itself.)
+  /// break it, and so does a piece that passes through itself: near them the
+  /// nearest surface's normal faces the wrong way.
   bool suits_pseudonormal() const {
     return closed() && consistently_oriented() && outward() && crossing_components == 0 &&
-           misnested_components == 0;
+           self_intersecting_components == 0 && misnested_components == 0;
   }
   /// What `auto` picks: none without an inside; pseudonormal where it holds
   /// (suits_pseudonormal: exact and cheapest); winding for any other closed,
