@@ -131,6 +131,15 @@ def test_diagnostics(dtype):
     assert cube.is_closed and cube.is_manifold and cube.is_oriented and cube.is_outward
     assert cube.components == 1 and cube.area == d["area"] and cube.volume == d["volume"]
     assert cube.verdict == d["verdict"]
+    assert d["crossing_components"] == 0 and d["self_intersecting_components"] == 0
+    assert d["misnested_components"] == 0 and d["inward_components"] == 0
+    # two cubes pushed into each other: closed, oriented, outward, yet their
+    # union is signed by winding (the pseudonormal errs where they overlap)
+    pushed = prox.Mesh(np.vstack([CUBE_V, CUBE_V + 0.5]).astype(dtype),
+                       np.vstack([CUBE_F, CUBE_F + 8]))
+    dp = pushed.diagnostics
+    assert dp["welded_closed"] and dp["oriented"] and dp["outward"]
+    assert dp["crossing_components"] == 2 and dp["recommended_sign_method"] == "winding"
     # two cubes, one triangle repeated, one degenerate triangle
     v = np.vstack([CUBE_V, CUBE_V + 3])
     f = np.vstack([CUBE_F, CUBE_F + 8, CUBE_F[:1], [[0, 0, 1]]])
