@@ -259,6 +259,30 @@ TEST(Sign, PiecesThatCrossNestOrTurnInwardAreSignedByTheirUnion) {
       EXPECT_EQ(forced.query(p).confidence, SignConfidence::unsure);
     }
   }
+  // Within rounding of the surface inside the overlap of two balls (just
+  // inside the moved ball, well inside the other: w = 2), the rays' parity
+  // would say outside, sure; the union is inside. No answer there is sure and
+  // outside.
+  {
+    const auto two = joined(ball, moved(ball, {0.8, 0, 0}));
+    const MeshIndex<double> index(two);
+    const SignedMesh<MeshIndex<double>> s(index);
+    std::size_t probed = 0;
+    for (std::size_t t = ball.num_triangles(); t < two.num_triangles(); ++t) {
+      const Vec3d a = two.corner(t, 0), b = two.corner(t, 1), c = two.corner(t, 2);
+      const Vec3d m = (a + b + c) / 3.0;
+      if (squared_norm(m) > 0.8) continue;  // well inside the first ball
+      const Vec3d n = cross(b - a, c - a);
+      for (const double off : {1e-15, 1e-14}) {
+        const Vec3d p = m - n * (off / std::sqrt(squared_norm(n)));  // just inside the second
+        const auto q = s.query(p);
+        ++probed;
+        EXPECT_FALSE(q.confidence == SignConfidence::sure && q.signed_distance > 0)
+            << t << " " << off << " " << to_string(q.method);
+      }
+    }
+    EXPECT_GT(probed, 50u);
+  }
   // Kept on the pseudonormal: a cavity (reoriented hollow ball) and pieces apart.
   for (const auto& m : {reorient(joined(ball, scaled(ball, 0.5))).mesh,
                         joined(ball, moved(ball, {3, 0, 0}))}) {

@@ -118,6 +118,14 @@ class SignedMesh {
     if (!diagnostics_.has_inside()) method_ = SignMethod::none;
     suits_pseudonormal_ = diagnostics_.suits_pseudonormal();
     suits_parity_ = diagnostics_.closed();
+    // Whether parity (odd crossings) and the winding sign (w non-zero) agree
+    // everywhere: w in {0, 1} or {0, -1}, i.e. no crossing or self-crossing
+    // piece and no misnested one, or a single piece (inward or not). Where
+    // pieces cross or nest alike, w = 2 inside their overlap: parity calls
+    // that outside, the winding sign (their union) inside.
+    parity_is_union_ = diagnostics_.crossing_components == 0 &&
+                       diagnostics_.self_intersecting_components == 0 &&
+                       (diagnostics_.misnested_components == 0 || diagnostics_.components == 1);
     if (method_ == SignMethod::pseudonormal) normals_ = pseudonormals(index.mesh());
     scale_ = kernel_scale(index.mesh().bounds());
     if constexpr (std::is_same_v<Index, MeshIndex<T>>)
@@ -225,7 +233,9 @@ class SignedMesh {
       } else {
         s.method = SignMethod::parity;  // no normal here, or a doubt: the rays decide
       }
-    } else if (s.method == SignMethod::winding && near && suits_parity_) {
+    } else if (s.method == SignMethod::winding && near && suits_parity_ && parity_is_union_) {
+      // (Where parity and the union differ, the winding estimate stays, and
+      // within rounding of the surface it is never sure, below.)
       s.method = SignMethod::parity;
     }
     if (s.method == SignMethod::parity) {
@@ -383,7 +393,7 @@ class SignedMesh {
   MeshDiagnostics diagnostics_;
   SignOptions options_;
   SignMethod method_ = SignMethod::none;
-  bool suits_pseudonormal_ = false, suits_parity_ = false;
+  bool suits_pseudonormal_ = false, suits_parity_ = false, parity_is_union_ = true;
   double scale_ = 0;  // S of rounding_reach (kernel_scale of the mesh box)
   Pseudonormals normals_;
   std::shared_ptr<const FastWindingNumber<T>> fast_;  // winding on a MeshIndex
