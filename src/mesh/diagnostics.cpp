@@ -6,9 +6,11 @@
 #include <array>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
+#include "prox/bvh/traverse.hpp"
 #include "prox/mesh/batch.hpp"
 #include "prox/mesh/flat_index.hpp"
 #include "prox/mesh/mesh_index.hpp"
@@ -281,38 +283,48 @@ bool triangles_meet(Vec3d p1, Vec3d q1, Vec3d r1, Vec3d p2, Vec3d q2, Vec3d r2) 
   return meet || unsure;
 }
 
-// Calls f(u) for every triangle u of x whose box meets [lo, hi] (closed
-// boxes): the index's node boxes (rounded outward) prune, the triangle's own
-// box from its corners decides.
-template <class F>
-void for_each_box_overlap(const FlatIndex<double>& x, const Vec3d& lo, const Vec3d& hi, F&& f) {
-  if (x.nodes.empty()) return;
-  std::uint32_t stack[bvh::kWidth * bvh::kMaxTreeDepth];
-  int top = 0;
-  stack[top++] = 0;
-  while (top > 0) {
-    const bvh::Node8& n = x.nodes[stack[--top]];
-    for (int c = 0; c < bvh::kWidth; ++c) {
-      bool meet = true;
-      for (int a = 0; a < 3; ++a)
-        meet = meet && double(n.lo[a][c]) <= hi[a] && lo[a] <= double(n.hi[a][c]);
-      if (!meet) continue;  // (an unused slot's box is empty)
-      if (n.count[c] == 0) {
-        stack[top++] = n.child[c];
-        continue;
-      }
-      for (std::uint32_t s = n.child[c]; s < n.child[c] + n.count[c]; ++s) {
-        const std::uint32_t u = x.prims[s];
-        if (u == bvh::kInvalid) continue;
-        bool tri_meets = true;
-        for (int a = 0; a < 3; ++a) {
-          const double c0 = x.corner(s, 0)[a], c1 = x.corner(s, 1)[a], c2 = x.corner(s, 2)[a];
-          tri_meets = tri_meets && std::min({c0, c1, c2}) <= hi[a] && lo[a] <= std::max({c0, c1, c2});
-        }
-        if (tri_meets) f(u);
-      }
+// Node test of a box query: the children whose box meets the query box
+// (closed boxes; the query's float box rounded outward, so no child holding a
+// meeting triangle is culled; an unused slot's box is empty). No order.
+struct BoxOverlapTest {
+  static constexpr bool kUnordered = true;
+  simd::F8 lo[3], hi[3];
+  BoxOverlapTest(const Vec3d& l, const Vec3d& h) {
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = simd::set8(bvh::float_down(l[a]));
+      hi[a] = simd::set8(bvh::float_up(h[a]));
     }
   }
+  float limit() const { return std::numeric_limits<float>::infinity(); }
+  unsigned children(const bvh::Node8& n, float* key) {
+    using namespace simd;
+    F8 keep = le8(set8(0.0f), set8(0.0f));  // all lanes
+    for (int a = 0; a < 3; ++a)
+      keep = and8(keep, and8(le8(load8(n.lo[a]), hi[a]), le8(lo[a], load8(n.hi[a]))));
+    store8(key, set8(0.0f));
+    return movemask8(keep);
+  }
+};
+
+// Calls f(u) for every triangle u of x whose box meets [lo, hi] (closed
+// boxes): the shared traversal loop with BoxOverlapTest prunes, the
+// triangle's own box from its corners decides.
+template <class F>
+void for_each_box_overlap(const FlatIndex<double>& x, const Vec3d& lo, const Vec3d& hi, F&& f) {
+  BoxOverlapTest test(lo, hi);
+  bvh::traverse(x.nodes, test, [&](std::uint32_t first, std::uint32_t count) {
+    for (std::uint32_t s = first; s < first + count; ++s) {
+      const std::uint32_t u = x.prims[s];
+      if (u == bvh::kInvalid) continue;
+      bool tri_meets = true;
+      for (int a = 0; a < 3; ++a) {
+        const double c0 = x.corner(s, 0)[a], c1 = x.corner(s, 1)[a], c2 = x.corner(s, 2)[a];
+        tri_meets = tri_meets && std::min({c0, c1, c2}) <= hi[a] && lo[a] <= std::max({c0, c1, c2});
+      }
+      if (tri_meets) f(u);
+    }
+    return false;
+  });
 }
 
 // Calls meet(c, cu) (c, cu: the pieces, piece_of(t)) for pairs of proper
