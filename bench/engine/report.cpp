@@ -15,6 +15,8 @@
 #include <ostream>
 #include <thread>
 
+#include "prox/core/platform.hpp"
+
 #ifndef PROX_BENCH_CXX_FLAGS
 #define PROX_BENCH_CXX_FLAGS "(unknown)"
 #endif
@@ -42,17 +44,7 @@ std::string cpu_name() {
   return "unknown CPU";
 }
 
-std::string isa_of_this_build() {
-#if defined(__AVX512F__)
-  return "AVX-512";
-#elif defined(__AVX2__)
-  return "AVX2";
-#elif defined(__SSE4_2__)
-  return "SSE4.2";
-#else
-  return "x86-64 baseline (SSE2)";
-#endif
-}
+std::string isa_of_this_build() { return PROX_COMPILER_TARGET; }
 
 /// A speed-up: two decimals, or two significant digits when tiny.
 std::string ratio_text(double x) { return format(x >= 0.01 ? "%.2f" : "%.1e", x); }

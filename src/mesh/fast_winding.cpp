@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "fast_winding_data.hpp"
+#include "prox/bvh/traverse.hpp"
 #include "prox/core/scalar.hpp"
 #include "prox/mesh/winding_number.hpp"
 
@@ -91,7 +92,6 @@ constexpr double kOpenAbove = 0.25;
 
 struct Scratch {
   std::vector<Entry> heap;
-  std::vector<std::uint32_t> stack;
 };
 
 }  // namespace
@@ -173,9 +173,7 @@ CertifiedWinding<T> FastWindingNumber<T>::traverse(const Vec3<T>& pt,
 
   thread_local Scratch scratch;
   std::vector<Entry>& heap = scratch.heap;
-  std::vector<std::uint32_t>& stack = scratch.stack;
   heap.clear();
-  stack.clear();
 
   double w = 0;          // sum of far values and exact terms (w units)
   double e_heap = 0;     // sum of the heap's bounds
@@ -248,22 +246,32 @@ CertifiedWinding<T> FastWindingNumber<T>::traverse(const Vec3<T>& pt,
     }
   };
 
-  // Opens node i: near children are summed exactly (leaves) or opened (inner
-  // nodes, through the stack); far ones go to the heap with their bound.
-  auto open = [&](std::uint32_t i) {
-    const bvh::Node8& node = bvh.nodes[i];
+  // The node test of the shared traversal loop (bvh::traverse): at each node
+  // it opens, far children go to the heap with their bound, near leaves are
+  // summed exactly, and near inner nodes are entered. Keys are unused (0:
+  // nothing is pruned; equal keys are walked depth first from the last lane).
+  auto open = [&](const bvh::Node8& node, float* key) {
+    const std::size_t i = std::size_t(&node - bvh.nodes.data());
     const ClusterPack& c = data_->clusters[i];
+    unsigned near = 0;
+    // A near leaf is summed here, in lane order with the far clusters' heap
+    // pushes (the order of the sums, so the bits of w, do not depend on the
+    // walk); a near inner node is entered.
+    auto enter = [&](int k) {
+      if (node.count[k] > 0)
+        leaf(node.child[k], node.count[k]);
+      else
+        near |= 1u << k;
+    };
     for (int k = 0; k < bvh::kWidth; ++k) {
+      key[k] = 0.0f;
       if (c.radius[k] < 0) break;  // used slots come first
       const double rx = c.cx[k] - p[0], ry = c.cy[k] - p[1], rz = c.cz[k] - p[2];
       const double d2 = rx * rx + ry * ry + rz * rz;
       const double d = std::sqrt(d2);
       const double gap = d - c.radius[k];
       if (!(gap > 1e-12 * d) || !(d2 >= 0x1p-400 && d2 <= 0x1p400)) {
-        if (node.count[k] > 0)
-          leaf(node.child[k], node.count[k]);
-        else
-          stack.push_back(node.child[k]);
+        enter(k);
         continue;
       }
       const double inv2 = 1.0 / d2;
@@ -288,10 +296,7 @@ CertifiedWinding<T> FastWindingNumber<T>::traverse(const Vec3<T>& pt,
       ++clusters;
       if (bound == 0 && value == 0) continue;  // no area
       if (!(bound <= kOpenAbove)) {  // would be refined anyway: open it now
-        if (node.count[k] > 0)
-          leaf(node.child[k], node.count[k]);
-        else
-          stack.push_back(node.child[k]);
+        enter(k);
         continue;
       }
       w += value;
@@ -302,13 +307,18 @@ CertifiedWinding<T> FastWindingNumber<T>::traverse(const Vec3<T>& pt,
       heap.push_back(Entry{bound, value, node.child[k], node.count[k]});
       std::push_heap(heap.begin(), heap.end());
     }
+    return near;
   };
-  auto drain = [&] {
-    while (!stack.empty()) {
-      const std::uint32_t i = stack.back();
-      stack.pop_back();
-      open(i);
-    }
+  struct OpenTest {
+    decltype(open)& fn;
+    float limit() const { return std::numeric_limits<float>::infinity(); }
+    unsigned children(const bvh::Node8& node, float* key) { return fn(node, key); }
+  } test{open};
+  // Opens the subtree under inner node i (the root first, then far clusters
+  // taken back from the heap).
+  auto open_subtree = [&](std::uint32_t i) {
+    // No leaf is entered (open sums them), so the walk's leaf function is never called.
+    bvh::traverse_from(bvh.nodes, i, test, [](std::uint32_t, std::uint32_t) { return false; });
   };
   auto total_bound = [&] {
     const double k = double(ops + 8) * kU;
@@ -327,8 +337,7 @@ CertifiedWinding<T> FastWindingNumber<T>::traverse(const Vec3<T>& pt,
     return true;
   };
 
-  open(0);
-  drain();
+  open_subtree(0);
   while (true) {
     // The bound of the value returned (w rounded to T) decides: a float w
     // within its rounding of a threshold must not round across it.
@@ -359,8 +368,7 @@ CertifiedWinding<T> FastWindingNumber<T>::traverse(const Vec3<T>& pt,
     } else if (top.count > 0) {
       leaf(top.child, top.count);
     } else {
-      open(top.child);
-      drain();
+      open_subtree(top.child);
     }
   }
   exact();

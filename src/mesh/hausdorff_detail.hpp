@@ -25,10 +25,7 @@
 // points, everything under them inlined), chosen at run time like the engine's
 // paths; the kernel's functions are local to hausdorff_bound.cpp (anonymous
 // namespace), so no symbol is shared between the two builds.
-#if (defined(__x86_64__) || defined(_M_X64)) && !defined(PROX_X86_64)
-#error "prox/core/platform.hpp must come first: without PROX_X86_64 the AVX2 build is left out"
-#endif
-#if defined(PROX_X86_64) && (defined(__GNUC__) || defined(__clang__)) && !defined(__AVX2__)
+#if defined(PROX_TARGET_ATTRIBUTES) && !defined(PROX_SIMD_AVX2)
 #define PROX_HAUSDORFF_AVX2 1
 #else
 #define PROX_HAUSDORFF_AVX2 0

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 
 #include "prox/bvh/build.hpp"
 #include "prox/bvh/bvh8.hpp"
@@ -358,16 +359,25 @@ struct Walk {
   }
 };
 
+/// The traversal loop over the subtree under inner node `start`: one Walk
+/// from it to its end (see Walk). The node itself is visited whatever its key.
+template <class Test, class LeafFn, class PrefetchFn = NoPrefetch>
+PROX_FORCE_INLINE void traverse_from(std::span<const Node8> nodes, std::uint32_t start, Test& test,
+                                     LeafFn&& leaf, PrefetchFn&& prefetch = PrefetchFn{}) {
+  if (nodes.empty()) return;
+  StackEntry stack[kStackSize];
+  Walk walk{stack};
+  walk.cur = StackEntry{start, 0, 0.0f};
+  const Node8* base = nodes.data();
+  while (walk.step(base, test, leaf, prefetch)) {
+  }
+}
+
 /// The traversal loop: one Walk from the root to its end (see Walk).
 template <class Test, class LeafFn, class PrefetchFn = NoPrefetch>
 PROX_FORCE_INLINE void traverse(std::span<const Node8> nodes, Test& test, LeafFn&& leaf,
                                 PrefetchFn&& prefetch = PrefetchFn{}) {
-  if (nodes.empty()) return;
-  StackEntry stack[kStackSize];
-  Walk walk{stack};
-  const Node8* base = nodes.data();
-  while (walk.step(base, test, leaf, prefetch)) {
-  }
+  traverse_from(nodes, 0, test, std::forward<LeafFn>(leaf), std::forward<PrefetchFn>(prefetch));
 }
 
 /// One greedy path from the root: enters the child with the smallest key at

@@ -13,6 +13,11 @@
 //   machine code depends on the ISA (scalar, sse2, avx2, avx512), so that the
 //   copies built for several ISAs in one binary never share a symbol.
 // - PROX_FORCE_INLINE, PROX_FLATTEN: inlining control for the hot loops.
+// - PROX_TARGET_ATTRIBUTES: x86-64 GCC or Clang, which can compile one function
+//   for a wider ISA than its translation unit (__attribute__((target(...)))).
+// - PROX_COMPILER_TARGET: what this translation unit was compiled for, in
+//   words ("AVX-512", "AVX2", "SSE4.2", "x86-64 baseline (SSE2)", or "not
+//   x86-64"): the benchmark's header prints it beside the engine's run-time path.
 #pragma once
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -29,6 +34,22 @@
 #define PROX_SIMD_AVX512 1
 #endif
 #endif
+#endif
+
+#if defined(PROX_X86_64) && (defined(__GNUC__) || defined(__clang__))
+#define PROX_TARGET_ATTRIBUTES 1
+#endif
+
+#if !defined(PROX_X86_64)
+#define PROX_COMPILER_TARGET "not x86-64"
+#elif defined(__AVX512F__)
+#define PROX_COMPILER_TARGET "AVX-512"
+#elif defined(__AVX2__)
+#define PROX_COMPILER_TARGET "AVX2"
+#elif defined(__SSE4_2__)
+#define PROX_COMPILER_TARGET "SSE4.2"
+#else
+#define PROX_COMPILER_TARGET "x86-64 baseline (SSE2)"
 #endif
 
 #if defined(PROX_SIMD_AVX512)

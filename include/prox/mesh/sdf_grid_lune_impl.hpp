@@ -53,11 +53,8 @@
 #include <span>
 #include <type_traits>
 
-#if defined(__AVX2__)
-#include <immintrin.h>
-#endif
-
 #include "prox/bvh/traverse.hpp"
+#include "prox/core/platform.hpp"
 #include "prox/mesh/flat_index.hpp"
 #include "prox/mesh/results.hpp"
 #include "prox/mesh/sdf_grid_bounds.hpp"
@@ -178,7 +175,7 @@ inline LowerBound1 lower_bound1(const double (&dk)[3][3], const double (&ed)[3][
   return lower_bound1(dk, ed, triangle_terms(ed));
 }
 
-#if defined(__AVX2__)
+#if defined(PROX_SIMD_AVX2)
 /// lower_bound1 for the four lanes of a pack: the same operations in the same order.
 struct LowerBound4 {
   __m256d a, e3, rn, gm;
@@ -572,7 +569,7 @@ MeshClosestPoint<T> lune_closest_point(const FlatIndex<T>& x, const Vec3<T>& p,
     };
     bvh::traverse(x.nodes, test, leaf);
   } else {
-#if defined(__AVX2__)
+#if defined(PROX_SIMD_AVX2)
   // Without a table: one pack (4 slots) at a time in 4-lane doubles, the
   // terms computed at each visit; the same operations, in the same order, as
   // the scalar path below, for the pack's 4 lanes.
