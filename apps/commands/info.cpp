@@ -126,7 +126,7 @@ Runner setup_info(CLI::App& app) {
     const Box3<double> box = index->mesh().bounds();
     const BuildStats stats = index->build_stats();
     print_bounds(out, box);
-    const MeshDiagnostics diag = diagnose(index->mesh());
+    const MeshDiagnostics diag = diagnose(*index);
     out << fmt::format("closed        {}{}\n",
                        topo.closed() ? "yes (every edge is shared by exactly two triangles)"
                                      : "no",

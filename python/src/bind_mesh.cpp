@@ -870,7 +870,7 @@ class PyMesh {
   const MeshDiagnostics& sign_diagnostics() const {
     nb::gil_scoped_release release;
     std::call_once(topology_->diag_once,
-                   [&] { topology_->diagnostics = diagnose(index_->mesh()); });
+                   [&] { topology_->diagnostics = diagnose(*index_); });
     return topology_->diagnostics;
   }
 

@@ -8,6 +8,7 @@
 #include <deque>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include "prox/bvh/traverse.hpp"
@@ -309,8 +310,8 @@ struct BoxOverlapTest {
 // Calls f(u) for every triangle u of x whose box meets [lo, hi] (closed
 // boxes): the shared traversal loop with BoxOverlapTest prunes, the
 // triangle's own box from its corners decides.
-template <class F>
-void for_each_box_overlap(const FlatIndex<double>& x, const Vec3d& lo, const Vec3d& hi, F&& f) {
+template <class T, class F>
+void for_each_box_overlap(const FlatIndex<T>& x, const Vec3d& lo, const Vec3d& hi, F&& f) {
   BoxOverlapTest test(lo, hi);
   bvh::traverse(x.nodes, test, [&](std::uint32_t first, std::uint32_t count) {
     for (std::uint32_t s = first; s < first + count; ++s) {
@@ -318,7 +319,8 @@ void for_each_box_overlap(const FlatIndex<double>& x, const Vec3d& lo, const Vec
       if (u == bvh::kInvalid) continue;
       bool tri_meets = true;
       for (int a = 0; a < 3; ++a) {
-        const double c0 = x.corner(s, 0)[a], c1 = x.corner(s, 1)[a], c2 = x.corner(s, 2)[a];
+        const double c0 = double(x.corner(s, 0)[a]), c1 = double(x.corner(s, 1)[a]),
+                     c2 = double(x.corner(s, 2)[a]);
         tri_meets = tri_meets && std::min({c0, c1, c2}) <= hi[a] && lo[a] <= std::max({c0, c1, c2});
       }
       if (tri_meets) f(u);
@@ -331,20 +333,37 @@ void for_each_box_overlap(const FlatIndex<double>& x, const Vec3d& lo, const Vec
 // triangles t < u that meet (triangles_meet) where their boxes meet, except
 // pairs of one piece that share a welded corner; in parallel (blocks of
 // triangles, results merged in block order, so the calls are the same for
-// any thread count).
-template <class PieceOf, class Meet>
-void find_meeting_pairs(const Topology& g, PieceOf&& piece_of, Meet&& meet) {
+// any thread count). The boxes come from `given`, an index over the mesh's
+// own triangles (SignedMesh's, the CLI's), or else from an index built here
+// over the welded proper triangles. Either finds every pair whose boxes meet:
+// a node's float box holds its triangles' exact boxes, and the leaf tests each
+// triangle's box from its corners, which welding does not move.
+template <class T, class PieceOf, class Meet>
+void find_meeting_pairs(const Topology& g, const MeshIndex<T>* given, PieceOf&& piece_of,
+                        Meet&& meet) {
   const std::size_t nt = g.proper.size();
-  std::vector<std::array<std::uint32_t, 3>> tris;
-  std::vector<std::uint32_t> source;  // the index's triangle -> mesh triangle
-  for (std::size_t t = 0; t < nt; ++t) {
-    if (!g.proper[t]) continue;
-    tris.push_back({g.welded[3 * t], g.welded[3 * t + 1], g.welded[3 * t + 2]});
-    source.push_back(std::uint32_t(t));
-  }
+  std::vector<std::uint32_t> source;  // the proper triangles (and the built index's order)
+  for (std::size_t t = 0; t < nt; ++t)
+    if (g.proper[t]) source.push_back(std::uint32_t(t));
   if (source.empty()) return;
-  const MeshIndex<double> index(TriangleMesh<double>(g.points, std::move(tris)));
-  const FlatIndex<double> x = index.layout();
+  std::optional<MeshIndex<double>> own;
+  if (given == nullptr) {
+    std::vector<std::array<std::uint32_t, 3>> tris;
+    tris.reserve(source.size());
+    for (const std::uint32_t t : source)
+      tris.push_back({g.welded[3 * t], g.welded[3 * t + 1], g.welded[3 * t + 2]});
+    own.emplace(TriangleMesh<double>(g.points, std::move(tris)));
+  }
+  // Calls f(u) for each proper triangle u whose box meets [lo, hi].
+  auto each_overlap = [&](const Vec3d& lo, const Vec3d& hi, auto&& f) {
+    if (given != nullptr) {
+      for_each_box_overlap(given->layout(), lo, hi, [&](std::uint32_t u) {
+        if (g.proper[u]) f(u);
+      });
+    } else {
+      for_each_box_overlap(own->layout(), lo, hi, [&](std::uint32_t j) { f(source[j]); });
+    }
+  };
   constexpr std::size_t kBlock = 1024;
   const std::size_t blocks = (source.size() + kBlock - 1) / kBlock;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> found(blocks);
@@ -362,8 +381,7 @@ void find_meeting_pairs(const Topology& g, PieceOf&& piece_of, Meet&& meet) {
           hi[k] = std::max(hi[k], (*p)[k]);
         }
       const std::uint32_t* wt = &g.welded[3 * t];
-      for_each_box_overlap(x, lo, hi, [&](std::uint32_t j) {
-        const std::size_t u = source[j];
+      each_overlap(lo, hi, [&](std::uint32_t u) {
         if (u <= t) return;
         const std::uint32_t cu = piece_of(u);
         if (cu == c) {
@@ -383,8 +401,11 @@ void find_meeting_pairs(const Topology& g, PieceOf&& piece_of, Meet&& meet) {
 
 }  // namespace
 
+namespace {
+
+// diagnose, with the boxes of `boxes` (an index over `mesh`) when given.
 template <class T>
-MeshDiagnostics diagnose(const TriangleMesh<T>& mesh) {
+MeshDiagnostics diagnose_with(const TriangleMesh<T>& mesh, const MeshIndex<T>* boxes) {
   MeshDiagnostics d;
   const Topology g = topology(mesh);
   const std::size_t nt = mesh.num_triangles();
@@ -466,7 +487,7 @@ MeshDiagnostics diagnose(const TriangleMesh<T>& mesh) {
     d.inward_components = d.volume < 0 ? 1 : 0;
     d.misnested_components = d.inward_components;
     bool self = false;
-    find_meeting_pairs(g, [](std::size_t) { return 0u; },
+    find_meeting_pairs(g, boxes, [](std::size_t) { return 0u; },
                        [&](std::uint32_t, std::uint32_t) { self = true; });
     d.self_intersecting_components = self ? 1 : 0;
   } else if (d.components > 1) {
@@ -542,7 +563,7 @@ MeshDiagnostics diagnose(const TriangleMesh<T>& mesh) {
     // exactly (triangles_meet), but for two triangles of one piece that
     // share a corner (they meet there by construction).
     std::vector<std::uint8_t> crossing(pieces, 0), self(pieces, 0);
-    find_meeting_pairs(g, piece_of, [&](std::uint32_t c, std::uint32_t cu) {
+    find_meeting_pairs(g, boxes, piece_of, [&](std::uint32_t c, std::uint32_t cu) {
       if (c == cu) self[c] = 1;
       else crossing[c] = crossing[cu] = 1;
     });
@@ -593,6 +614,18 @@ MeshDiagnostics diagnose(const TriangleMesh<T>& mesh) {
     }
   }
   return d;
+}
+
+}  // namespace
+
+template <class T>
+MeshDiagnostics diagnose(const TriangleMesh<T>& mesh) {
+  return diagnose_with(mesh, static_cast<const MeshIndex<T>*>(nullptr));
+}
+
+template <class T>
+MeshDiagnostics diagnose(const MeshIndex<T>& index) {
+  return diagnose_with(index.mesh(), &index);
 }
 
 template <class T>
@@ -733,6 +766,8 @@ Reoriented<T> reorient(const TriangleMesh<T>& mesh) {
 
 template MeshDiagnostics diagnose<float>(const TriangleMesh<float>&);
 template MeshDiagnostics diagnose<double>(const TriangleMesh<double>&);
+template MeshDiagnostics diagnose<float>(const MeshIndex<float>&);
+template MeshDiagnostics diagnose<double>(const MeshIndex<double>&);
 template Pseudonormals pseudonormals<float>(const TriangleMesh<float>&);
 template Pseudonormals pseudonormals<double>(const TriangleMesh<double>&);
 template Reoriented<float> reorient<float>(const TriangleMesh<float>&);

@@ -363,6 +363,73 @@ TEST(Sign, CrossingPiecesAreFoundExactly) {
   }
 }
 
+// diagnose(index) walks the index's float boxes for the crossing and
+// self-intersection checks instead of building its own over the welded mesh:
+// every count must be the same, in float and double, on meshes that cross,
+// pass through themselves, touch within rounding or have degenerate triangles.
+void expect_same_diagnostics(const MeshDiagnostics& a, const MeshDiagnostics& b,
+                             const std::string& what) {
+  EXPECT_EQ(a.triangles, b.triangles) << what;
+  EXPECT_EQ(a.welded_vertices, b.welded_vertices) << what;
+  EXPECT_EQ(a.degenerate_triangles, b.degenerate_triangles) << what;
+  EXPECT_EQ(a.duplicate_triangles, b.duplicate_triangles) << what;
+  EXPECT_EQ(a.components, b.components) << what;
+  EXPECT_EQ(a.inward_components, b.inward_components) << what;
+  EXPECT_EQ(a.overlapping_components, b.overlapping_components) << what;
+  EXPECT_EQ(a.crossing_components, b.crossing_components) << what;
+  EXPECT_EQ(a.self_intersecting_components, b.self_intersecting_components) << what;
+  EXPECT_EQ(a.misnested_components, b.misnested_components) << what;
+  EXPECT_EQ(a.volume, b.volume) << what;
+  EXPECT_EQ(a.verdict(), b.verdict()) << what;
+}
+
+template <class T>
+void expect_index_diagnoses_alike(const TriangleMesh<double>& m, const std::string& what) {
+  std::vector<Vec3<T>> v;
+  for (const Vec3d& p : m.vertices()) v.push_back(Vec3<T>{T(p[0]), T(p[1]), T(p[2])});
+  const TriangleMesh<T> mt(std::move(v), m.triangles());
+  const MeshIndex<T> index(mt);
+  expect_same_diagnostics(diagnose(mt), diagnose(index), what);
+}
+
+TEST(Sign, DiagnosisThroughTheIndexIsTheSame) {
+  std::vector<std::pair<std::string, TriangleMesh<double>>> cases;
+  const auto a = tetra(false);
+  for (const double delta : {1e-15, -1e-15, 6e-15, -6e-15, 1e-7, -1e-7}) {
+    const double m = 1.0 / 3.0 + delta;
+    std::vector<Vec3d> v;
+    for (const Vec3d& p : a.vertices()) v.push_back(Vec3d{2 * m, 2 * m, 2 * m} - p);
+    cases.emplace_back("tetrahedra " + std::to_string(delta),
+                       joined(a, flipped(TriangleMesh<double>(std::move(v), a.triangles()))));
+  }
+  {
+    const auto ball = test::icosphere(3);
+    std::vector<Vec3d> v = ball.vertices();
+    std::size_t top = 0;
+    for (std::size_t i = 1; i < v.size(); ++i)
+      if (v[i][2] > v[top][2]) top = i;
+    v[top] = Vec3d{0.01, 0.02, -1.6};
+    cases.emplace_back("poked ball", TriangleMesh<double>(std::move(v), ball.triangles()));
+    std::vector<Vec3d> w = ball.vertices();
+    for (Vec3d& p : w) p = p * 0.5 + Vec3d{0.7, 0, 0};
+    cases.emplace_back("two balls", joined(ball, TriangleMesh<double>(std::move(w), ball.triangles())));
+    // A degenerate triangle (a repeated corner) added to the ball.
+    auto tris = ball.triangles();
+    tris.push_back({0, 0, 1});
+    cases.emplace_back("ball + degenerate", TriangleMesh<double>(ball.vertices(), std::move(tris)));
+  }
+  for (const char* name : {"bones.off", "elephant.off", "3torus.off", "blobby_3cc.off"})
+    cases.emplace_back(name, test::cgal_mesh(name));
+  for (const auto& [what, m] : cases) {
+    expect_index_diagnoses_alike<double>(m, what + " (double)");
+    expect_index_diagnoses_alike<float>(m, what + " (float)");
+  }
+  // The counts the cases are there for.
+  const MeshIndex<double> bones(test::cgal_mesh("bones.off"));
+  EXPECT_GT(diagnose(bones).crossing_components, 0u);
+  EXPECT_EQ(diagnose(MeshIndex<double>(cases[6].second)).self_intersecting_components, 1u);
+}
+
 TEST(Sign, NoInsideIsNeverSigned) {
   // A flat sheet (two triangles), a polyline of degenerate triangles, a point cloud.
   const TriangleMesh<double> sheet({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}},

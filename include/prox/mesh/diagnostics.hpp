@@ -113,6 +113,14 @@ struct MeshDiagnostics {
 template <class T>
 MeshDiagnostics diagnose(const TriangleMesh<T>& mesh);
 
+template <class T>
+class MeshIndex;
+/// Diagnostics of index.mesh(), the same as diagnose(index.mesh()): the
+/// crossing and self-intersection checks walk this index's boxes instead of
+/// building an index of their own (about 15 ms on a 75k-triangle mesh).
+template <class T>
+MeshDiagnostics diagnose(const MeshIndex<T>& index);
+
 /// The data the pseudonormal method needs, per mesh (Bærentzen & Aanæs 2005):
 /// angle-weighted vertex normals, edge normals (sum of the unit normals of the
 /// triangles on the edge) and unit face normals, over welded vertices.
@@ -144,6 +152,8 @@ Reoriented<T> reorient(const TriangleMesh<T>& mesh);
 
 extern template MeshDiagnostics diagnose<float>(const TriangleMesh<float>&);
 extern template MeshDiagnostics diagnose<double>(const TriangleMesh<double>&);
+extern template MeshDiagnostics diagnose<float>(const MeshIndex<float>&);
+extern template MeshDiagnostics diagnose<double>(const MeshIndex<double>&);
 extern template Pseudonormals pseudonormals<float>(const TriangleMesh<float>&);
 extern template Pseudonormals pseudonormals<double>(const TriangleMesh<double>&);
 extern template Reoriented<float> reorient<float>(const TriangleMesh<float>&);

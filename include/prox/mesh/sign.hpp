@@ -109,7 +109,7 @@ class SignedMesh {
   /// Diagnoses index.mesh() and prepares `options.method` (auto resolved).
   /// Throws std::invalid_argument for an even or out-of-range parity_rays.
   explicit SignedMesh(const Index& index, const SignOptions& options = {})
-      : index_(&index), diagnostics_(diagnose(index.mesh())), options_(options) {
+      : index_(&index), diagnostics_(diagnose_index(index)), options_(options) {
     if (options.parity_rays < 1 || options.parity_rays > 15 || options.parity_rays % 2 == 0)
       throw std::invalid_argument("parity_rays must be odd, from 1 to 15 (got " +
                                   std::to_string(options.parity_rays) + ")");
@@ -200,6 +200,11 @@ class SignedMesh {
   bool reads_near() const { return method_ == SignMethod::pseudonormal && suits_pseudonormal_; }
 
  private:
+  // A MeshIndex lends its boxes to the diagnosis (prox/mesh/diagnostics.hpp).
+  static MeshDiagnostics diagnose_index(const Index& index) {
+    if constexpr (std::is_same_v<Index, MeshIndex<T>>) return diagnose(index);
+    else return diagnose(index.mesh());
+  }
   /// sign(p, cp); beside: the triangles near cp (MeshIndex::closest_point_near)
   /// or null (pseudonormal_certain then asks sphere_triangles).
   SignedClosestPoint<T> sign_with(const Vec3<T>& p, const MeshClosestPoint<T>& cp,
