@@ -209,13 +209,98 @@ int orient_sign(const Vec3d& o, const Vec3d& a, const Vec3d& b, const Vec3d& c, 
   return e > 0 ? 1 : e < 0 ? -1 : 0;
 }
 
+// The sign of the 2D orientation of a, b, p seen along axis k (the
+// coordinates k + 1 and k + 2): Shewchuk's orient2d filter, then the exact
+// sign (Two-Sum differences, exact products). Where the exact path could over-
+// or underflow, 0 and *unsure set.
+int orient2_sign(const Vec3d& a, const Vec3d& b, const Vec3d& p, int k, bool* unsure) {
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  const double l = (b[i] - a[i]) * (p[j] - a[j]), r = (b[j] - a[j]) * (p[i] - a[i]);
+  const double det = l - r;
+  const double perm = std::fabs(l) + std::fabs(r);
+  const double bound = 3.3306690738754716e-16 * perm;  // (3 + 16 eps) eps, eps = 2^-53
+  if (det > bound) return 1;
+  if (-det > bound) return -1;
+  if (!(perm == 0 || (perm >= 1e-250 && perm <= 1e250))) {
+    *unsure = true;
+    return 0;
+  }
+  double bi[2], pj[2], bj[2], pi[2], e[16];
+  detail::xp::two_sum(b[i], -a[i], bi[1], bi[0]);
+  detail::xp::two_sum(p[j], -a[j], pj[1], pj[0]);
+  detail::xp::two_sum(b[j], -a[j], bj[1], bj[0]);
+  detail::xp::two_sum(p[i], -a[i], pi[1], pi[0]);
+  const double v = detail::xp::approx(e, detail::xp::diff_of_products(bi, pj, bj, pi, e));
+  return v > 0 ? 1 : v < 0 ? -1 : 0;
+}
+
+// An axis along which triangle (a, b, c) projects to a proper triangle (its
+// float normal's largest component first), or -1 (collinear corners).
+int projection_axis(const Vec3d& a, const Vec3d& b, const Vec3d& c, bool* unsure) {
+  const Vec3d n = cross(b - a, c - a);
+  int order[3] = {0, 1, 2};
+  std::sort(order, order + 3, [&](int x, int y) { return std::fabs(n[x]) > std::fabs(n[y]); });
+  for (const int k : order)
+    if (orient2_sign(a, b, c, k, unsure) != 0) return k;
+  return -1;
+}
+
+// Whether p lies on the closed segment a-b, given that the three are
+// collinear (seen along any axis: each coordinate between the ends').
+bool between(const Vec3d& a, const Vec3d& b, const Vec3d& p) {
+  for (int i = 0; i < 3; ++i)
+    if (p[i] < std::min(a[i], b[i]) || p[i] > std::max(a[i], b[i])) return false;
+  return true;
+}
+
+// Closed segment p-q against closed triangle (x, y, z) in one plane, seen
+// along axis k (along which the triangle is proper).
+bool coplanar_segment_meets(const Vec3d& p, const Vec3d& q, const Vec3d& x, const Vec3d& y,
+                            const Vec3d& z, int k, bool* unsure) {
+  auto o = [&](const Vec3d& a, const Vec3d& b, const Vec3d& c) {
+    return orient2_sign(a, b, c, k, unsure);
+  };
+  auto inside = [&](const Vec3d& t) {
+    const int s1 = o(x, y, t), s2 = o(y, z, t), s3 = o(z, x, t);
+    return !((s1 < 0 || s2 < 0 || s3 < 0) && (s1 > 0 || s2 > 0 || s3 > 0));
+  };
+  if (inside(p) || inside(q)) return true;
+  const Vec3d* corners[3] = {&x, &y, &z};
+  for (int e = 0; e < 3; ++e) {
+    const Vec3d& a = *corners[e];
+    const Vec3d& b = *corners[(e + 1) % 3];
+    const int d1 = o(a, b, p), d2 = o(a, b, q), d3 = o(p, q, a), d4 = o(p, q, b);
+    if (d1 * d2 < 0 && d3 * d4 < 0) return true;
+    if ((d1 == 0 && between(a, b, p)) || (d2 == 0 && between(a, b, q)) ||
+        (d3 == 0 && between(p, q, a)) || (d4 == 0 && between(p, q, b)))
+      return true;
+  }
+  return false;
+}
+
+// Closed segment p-q against closed triangle (x, y, z), exactly.
+bool segment_meets(const Vec3d& p, const Vec3d& q, const Vec3d& x, const Vec3d& y,
+                   const Vec3d& z, bool* unsure) {
+  const int sp = orient_sign(x, y, z, p, unsure), sq = orient_sign(x, y, z, q, unsure);
+  if (sp * sq > 0) return false;
+  if (sp == 0 && sq == 0) {
+    const int k = projection_axis(x, y, z, unsure);
+    return k < 0 || coplanar_segment_meets(p, q, x, y, z, k, unsure);
+  }
+  // The segment reaches the plane at one point: on the triangle when the line
+  // p-q passes the three edges on one side (or on them).
+  const int e1 = orient_sign(p, q, x, y, unsure), e2 = orient_sign(p, q, y, z, unsure),
+            e3 = orient_sign(p, q, z, x, unsure);
+  return !((e1 < 0 || e2 < 0 || e3 < 0) && (e1 > 0 || e2 > 0 || e3 > 0));
+}
+
 // Whether triangles (p1, q1, r1) and (p2, q2, r2) meet (closed sets), by
 // orientation signs only (Guigue & Devillers, "Fast and robust
 // triangle-triangle overlap test using orientation predicates", 2003): each
 // triangle's corners against the other's plane, then the two intervals on
-// the planes' common line. Conservative where it cannot decide: a coplanar
-// pair (their boxes already meet), or an orientation out of the exact path's
-// range, counts as meeting.
+// the planes' common line; a coplanar pair by its edges, in 2D. Conservative
+// where it cannot decide: an orientation out of the exact path's range counts
+// as meeting.
 bool triangles_meet(Vec3d p1, Vec3d q1, Vec3d r1, Vec3d p2, Vec3d q2, Vec3d r2) {
   bool unsure = false;
   auto o = [&](const Vec3d& a, const Vec3d& b, const Vec3d& c, const Vec3d& d) {
@@ -228,7 +313,22 @@ bool triangles_meet(Vec3d p1, Vec3d q1, Vec3d r1, Vec3d p2, Vec3d q2, Vec3d r2) 
   int dp2 = o(r1, p1, q1, p2), dq2 = o(r1, p1, q1, q2), dr2 = o(r1, p1, q1, r2);
   if (unsure) return true;
   if (dp2 * dq2 > 0 && dp2 * dr2 > 0) return false;
-  if (dp1 == 0 && dq1 == 0 && dr1 == 0) return true;  // coplanar
+  if (dp1 == 0 && dq1 == 0 && dr1 == 0) {
+    // In one plane: they meet where an edge of one meets the other (which
+    // also finds one inside the other), seen along an axis where both are
+    // proper. Before stop 43 every coplanar pair whose boxes met counted, so
+    // a flat face tessellated into a grid was reported as passing through
+    // itself (and lost the pseudonormal).
+    const int k = projection_axis(p1, q1, r1, &unsure);
+    if (k < 0) return true;
+    const bool meet = coplanar_segment_meets(p1, q1, p2, q2, r2, k, &unsure) ||
+                      coplanar_segment_meets(q1, r1, p2, q2, r2, k, &unsure) ||
+                      coplanar_segment_meets(r1, p1, p2, q2, r2, k, &unsure) ||
+                      coplanar_segment_meets(p2, q2, p1, q1, r1, k, &unsure) ||
+                      coplanar_segment_meets(q2, r2, p1, q1, r1, k, &unsure) ||
+                      coplanar_segment_meets(r2, p2, p1, q1, r1, k, &unsure);
+    return meet || unsure;
+  }
   // The two intervals on the common line overlap (corners in the canonical
   // order: p1 alone on its side of T2's plane, p2 alone on its side of T1's).
   auto check = [&](const Vec3d& a1, const Vec3d& b1, const Vec3d& c1, const Vec3d& a2,
@@ -284,6 +384,39 @@ bool triangles_meet(Vec3d p1, Vec3d q1, Vec3d r1, Vec3d p2, Vec3d q2, Vec3d r2) 
   return meet || unsure;
 }
 
+// Whether triangles (v, a, b) and (v, c, d), which share the corner v, meet
+// anywhere else (a fold through a shared vertex). Their intersection is
+// convex and holds v; if it holds another point, the far end of the segment
+// from v through that point lies on an edge of one triangle, inside the
+// other: on a-b or c-d (a segment against a triangle), or on an edge from v,
+// which then lies in the other's plane and runs into its corner at v.
+bool folded_at_vertex(const Vec3d& v, const Vec3d& a, const Vec3d& b, const Vec3d& c,
+                      const Vec3d& d) {
+  bool unsure = false;
+  if (segment_meets(a, b, v, c, d, &unsure) || segment_meets(c, d, v, a, b, &unsure)) return true;
+  // An edge v-e of one triangle into the other's corner at v (x, y its ends).
+  auto into_corner = [&](const Vec3d& e, const Vec3d& x, const Vec3d& y) {
+    if (orient_sign(v, x, y, e, &unsure) != 0) return false;
+    const int k = projection_axis(v, x, y, &unsure);
+    if (k < 0) return true;
+    const int s = orient2_sign(v, x, y, k, &unsure);
+    return orient2_sign(v, x, e, k, &unsure) * s >= 0 && orient2_sign(v, e, y, k, &unsure) * s >= 0;
+  };
+  return into_corner(a, c, d) || into_corner(b, c, d) || into_corner(c, a, b) ||
+         into_corner(d, a, b) || unsure;
+}
+
+// Whether triangles (u, v, a) and (u, v, b), which share the edge u-v, meet
+// anywhere else: only when they lie in one plane on the same side of it (a
+// fold flat onto itself); otherwise their intersection is the edge.
+bool folded_at_edge(const Vec3d& u, const Vec3d& v, const Vec3d& a, const Vec3d& b) {
+  bool unsure = false;
+  if (orient_sign(u, v, a, b, &unsure) != 0) return unsure;
+  const int k = projection_axis(u, v, a, &unsure);
+  if (k < 0) return true;
+  return orient2_sign(u, v, a, k, &unsure) * orient2_sign(u, v, b, k, &unsure) > 0 || unsure;
+}
+
 // Node test of a box query: the children whose box meets the query box
 // (closed boxes; the query's float box rounded outward, so no child holding a
 // meeting triangle is culled; an unused slot's box is empty). No order.
@@ -330,8 +463,9 @@ void for_each_box_overlap(const FlatIndex<T>& x, const Vec3d& lo, const Vec3d& h
 }
 
 // Calls meet(c, cu) (c, cu: the pieces, piece_of(t)) for pairs of proper
-// triangles t < u that meet (triangles_meet) where their boxes meet, except
-// pairs of one piece that share a welded corner; in parallel (blocks of
+// triangles t < u that meet (triangles_meet) where their boxes meet; a pair
+// of one piece that shares welded corners only where it also meets beyond
+// them (folded_at_vertex, folded_at_edge); in parallel (blocks of
 // triangles, results merged in block order, so the calls are the same for
 // any thread count). The boxes come from `given`, an index over the mesh's
 // own triangles (SignedMesh's, the CLI's), or else from an index built here
@@ -385,10 +519,32 @@ void find_meeting_pairs(const Topology& g, const MeshIndex<T>* given, PieceOf&& 
         if (u <= t) return;
         const std::uint32_t cu = piece_of(u);
         if (cu == c) {
+          // Two triangles of one piece that share corners meet there by
+          // construction: they count only where they also meet elsewhere.
           const std::uint32_t* wu = &g.welded[3 * u];
+          int pt[3], pu[3], shared = 0;  // shared corners' places in t and in u
           for (int p = 0; p < 3; ++p)
             for (int q = 0; q < 3; ++q)
-              if (wt[p] == wu[q]) return;
+              if (wt[p] == wu[q]) {
+                pt[shared] = p;
+                pu[shared] = q;
+                ++shared;
+              }
+          if (shared > 0) {
+            if (shared >= 3) return;  // a duplicate (counted as such)
+            const Vec3d ct[3] = {a, b, e};
+            const Vec3d cu3[3] = {corner(g, u, 0), corner(g, u, 1), corner(g, u, 2)};
+            bool folded;
+            if (shared == 1) {
+              folded = folded_at_vertex(ct[pt[0]], ct[(pt[0] + 1) % 3], ct[(pt[0] + 2) % 3],
+                                        cu3[(pu[0] + 1) % 3], cu3[(pu[0] + 2) % 3]);
+            } else {
+              folded = folded_at_edge(ct[pt[0]], ct[pt[1]], ct[3 - pt[0] - pt[1]],
+                                      cu3[3 - pu[0] - pu[1]]);
+            }
+            if (folded) found[blk].push_back({c, cu});
+            return;
+          }
         }
         if (triangles_meet(a, b, e, corner(g, u, 0), corner(g, u, 1), corner(g, u, 2)))
           found[blk].push_back({c, cu});

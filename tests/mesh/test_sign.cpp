@@ -430,6 +430,138 @@ TEST(Sign, DiagnosisThroughTheIndexIsTheSame) {
   EXPECT_EQ(diagnose(MeshIndex<double>(cases[6].second)).self_intersecting_components, 1u);
 }
 
+// Two triangles of one piece that share a corner and also meet elsewhere
+// (a fold through a shared vertex) were not looked for before stop 43, so
+// such a mesh kept the pseudonormal, whose signs are wrong near the fold.
+// A triangular bipyramid: every two of its six triangles share a corner, so
+// only the shared-corner test can find its folds. With the top apex pulled
+// below the ring, inside the bottom cone, it is a dent (no fold); pulled out
+// through the bottom cone's side, the two fans cross.
+TriangleMesh<double> bipyramid(const Vec3d& top) {
+  std::vector<Vec3d> v;
+  for (int k = 0; k < 3; ++k)
+    v.push_back({std::cos(2 * M_PI * k / 3), std::sin(2 * M_PI * k / 3), 0});
+  v.push_back(top);
+  v.push_back({0, 0, -1});
+  std::vector<Tri> f;
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    f.push_back({3, k, (k + 1) % 3});
+    f.push_back({4, (k + 1) % 3, k});
+  }
+  return TriangleMesh<double>(std::move(v), std::move(f));
+}
+
+// The unit cube, each face a 4 x 4 grid of quads split in two (alternating
+// diagonals), but the top face, a fan of 16 triangles from its centre: flat
+// fans where many coplanar triangles share a corner, with collinear edges
+// through it, none folded. A triangle soup; diagnose welds it.
+TriangleMesh<double> gridded_cube() {
+  std::vector<Vec3d> v;
+  std::vector<Tri> f;
+  auto tri = [&](const Vec3d& a, const Vec3d& b, const Vec3d& c) {
+    const auto n = std::uint32_t(v.size());
+    v.insert(v.end(), {a, b, c});
+    f.push_back({n, n + 1, n + 2});
+  };
+  const int n = 4;
+  const Vec3d o[5] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 0}, {0, 1, 0}, {0, 0, 0}};
+  const Vec3d u[5] = {{0, 1, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 1}, {1, 0, 0}};
+  const Vec3d w[5] = {{1, 0, 0}, {0, 0, 1}, {0, 1, 0}, {1, 0, 0}, {0, 0, 1}};
+  for (int face = 0; face < 5; ++face)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        auto at = [&](int a, int b) { return o[face] + u[face] * (double(a) / n) + w[face] * (double(b) / n); };
+        if ((i + j) % 2 == 0) {
+          tri(at(i, j), at(i + 1, j), at(i + 1, j + 1));
+          tri(at(i, j), at(i + 1, j + 1), at(i, j + 1));
+        } else {
+          tri(at(i, j), at(i + 1, j), at(i, j + 1));
+          tri(at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+        }
+      }
+  // Top (z = 1): the fan, counter-clockwise seen from above.
+  std::vector<Vec3d> ring;
+  for (int k = 0; k < n; ++k) ring.push_back({double(k) / n, 0, 1});
+  for (int k = 0; k < n; ++k) ring.push_back({1, double(k) / n, 1});
+  for (int k = n; k > 0; --k) ring.push_back({double(k) / n, 1, 1});
+  for (int k = n; k > 0; --k) ring.push_back({0, double(k) / n, 1});
+  const Vec3d centre{0.5, 0.5, 1};
+  for (std::size_t k = 0; k < ring.size(); ++k) tri(centre, ring[k], ring[(k + 1) % ring.size()]);
+  return TriangleMesh<double>(std::move(v), std::move(f));
+}
+
+TEST(Sign, FlatFansAreNotFolds) {
+  const TriangleMesh<double> cube = gridded_cube();
+  const MeshDiagnostics d = diagnose(cube);
+  ASSERT_TRUE(d.closed() && d.consistently_oriented()) << d.verdict();
+  EXPECT_EQ(d.components, 1u);
+  EXPECT_EQ(d.self_intersecting_components, 0u);
+  EXPECT_NEAR(d.volume, 1.0, 1e-12);
+  EXPECT_TRUE(d.suits_pseudonormal()) << d.verdict();
+  expect_same_diagnostics(d, diagnose(MeshIndex<double>(cube)), "gridded cube");
+}
+
+TEST(Sign, AFoldThroughASharedCornerIsFound) {
+  const TriangleMesh<double> dent = bipyramid({0.3, 0.1, -0.5});
+  const MeshDiagnostics dd = diagnose(dent);
+  ASSERT_TRUE(dd.closed() && dd.consistently_oriented());
+  EXPECT_EQ(dd.self_intersecting_components, 0u);
+  EXPECT_TRUE(dd.suits_pseudonormal());
+  for (const Vec3d& top : {Vec3d{0.6, 0.1, -0.5}, Vec3d{0.9, 0.1, -0.5}, Vec3d{0.3, 0.1, -1.5}}) {
+    const TriangleMesh<double> folded = bipyramid(top);
+    const std::string what = std::to_string(top[0]) + " " + std::to_string(top[2]);
+    const MeshDiagnostics d = diagnose(folded);
+    ASSERT_TRUE(d.closed() && d.consistently_oriented()) << what;
+    EXPECT_EQ(d.components, 1u) << what;
+    EXPECT_EQ(d.self_intersecting_components, 1u) << what;
+    EXPECT_EQ(d.recommended_method(), SignMethod::winding) << what;
+    const MeshIndex<double> index(folded);
+    expect_same_diagnostics(d, diagnose(index), what);
+    // The surface does pass through itself: somewhere the winding number is
+    // neither 0 nor the sign of the volume (an independent witness), and the
+    // signs are those of the winding number (the union of what it encloses).
+    const BruteForce<double> bf(folded);
+    const SignedMesh<MeshIndex<double>> s(index);
+    const SignedMesh<BruteForce<double>> t(bf, {SignMethod::winding});
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(-1.2, 1.2), uz(-1.6, 0.2);
+    int odd = 0;
+    for (int i = 0; i < 2000; ++i) {
+      const Vec3d p{u(rng), u(rng), uz(rng)};
+      const double w = std::round(bf.winding_number(p));
+      if (w != 0 && w != (d.volume > 0 ? 1 : -1)) ++odd;
+      const auto a = s.query(p), b = t.query(p);
+      EXPECT_EQ(a.signed_distance < 0, b.signed_distance < 0) << what << ": " << p[0] << " " << p[1] << " " << p[2];
+    }
+    EXPECT_GT(odd, 0) << what;
+  }
+  // A flat fold: a triangle laid onto its neighbour across their edge, on the
+  // neighbour's side (the two share the edge and lie in one plane).
+  {
+    const TriangleMesh<double> tet = tetra(false);
+    std::vector<Vec3d> v = tet.vertices();
+    const auto& tr = tet.triangles();
+    // Triangles 0 and 1 share an edge: move triangle 1's other corner onto
+    // triangle 0's centroid-side, in triangle 0's plane.
+    std::array<std::uint32_t, 3> t0 = tr[0], t1 = tr[1];
+    std::uint32_t other = 0, shared_a = 0, shared_b = 0;
+    int n = 0;
+    for (std::uint32_t x : t1) {
+      if (x != t0[0] && x != t0[1] && x != t0[2]) other = x;
+      else (n++ == 0 ? shared_a : shared_b) = x;
+    }
+    ASSERT_EQ(n, 2);
+    const Vec3d c0 = (v[t0[0]] + v[t0[1]] + v[t0[2]]) / 3.0;
+    const Vec3d mid = (v[shared_a] + v[shared_b]) / 2.0;
+    v[other] = mid + (c0 - mid) * 0.5;  // in triangle 0's plane, on its side of the edge
+    const TriangleMesh<double> flat(std::move(v), tr);
+    const MeshDiagnostics d = diagnose(flat);
+    EXPECT_EQ(d.self_intersecting_components, 1u);
+    EXPECT_NE(d.recommended_method(), SignMethod::pseudonormal);
+    expect_same_diagnostics(d, diagnose(MeshIndex<double>(flat)), "flat fold");
+  }
+}
+
 TEST(Sign, NoInsideIsNeverSigned) {
   // A flat sheet (two triangles), a polyline of degenerate triangles, a point cloud.
   const TriangleMesh<double> sheet({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}},

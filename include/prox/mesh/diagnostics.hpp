@@ -62,11 +62,13 @@ struct MeshDiagnostics {
   /// that may hold or cross one another. Disjoint boxes rule both out.
   std::size_t overlapping_components = 0;
   /// Pieces with a triangle that meets a triangle of another piece (exact
-  /// orientation predicates; touching counts, and so does a pair in one
-  /// plane whose boxes meet): two parts pushed into each other.
+  /// orientation predicates, in 3D and, for a pair in one plane, in 2D;
+  /// touching counts): two parts pushed into each other.
   std::size_t crossing_components = 0;
-  /// Pieces that pass through themselves: two of their triangles that share
-  /// no corner meet (exactly, as above).
+  /// Pieces that pass through themselves: two of their triangles meet
+  /// (exactly, as above) where they share no corner, or meet beyond the
+  /// corners they share (a fold through a shared vertex, or two triangles
+  /// on one edge folded flat onto each other).
   std::size_t self_intersecting_components = 0;
   /// Pieces whose orientation does not fit how they nest: with w the sum of
   /// the other pieces' winding numbers along the piece (0 or 1 where the
