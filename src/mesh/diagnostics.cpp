@@ -16,6 +16,7 @@
 #include "prox/mesh/flat_index.hpp"
 #include "prox/mesh/mesh_index.hpp"
 #include "prox/mesh/winding_number.hpp"
+#include "prox/planar/orient.hpp"
 #include "prox/primitives/expansion.hpp"
 
 namespace prox {
@@ -209,39 +210,21 @@ int orient_sign(const Vec3d& o, const Vec3d& a, const Vec3d& b, const Vec3d& c, 
   return e > 0 ? 1 : e < 0 ? -1 : 0;
 }
 
-// The sign of the 2D orientation of a, b, p seen along axis k (the
-// coordinates k + 1 and k + 2): Shewchuk's orient2d filter, then the exact
-// sign (Two-Sum differences, exact products). Where the exact path could over-
-// or underflow, 0 and *unsure set.
-int orient2_sign(const Vec3d& a, const Vec3d& b, const Vec3d& p, int k, bool* unsure) {
+// The exact sign of the 2D orientation of a, b, p seen along axis k (the
+// coordinates k + 1 and k + 2): prox::planar's orient2d on the projections.
+int orient2(const Vec3d& a, const Vec3d& b, const Vec3d& p, int k) {
   const int i = (k + 1) % 3, j = (k + 2) % 3;
-  const double l = (b[i] - a[i]) * (p[j] - a[j]), r = (b[j] - a[j]) * (p[i] - a[i]);
-  const double det = l - r;
-  const double perm = std::fabs(l) + std::fabs(r);
-  const double bound = 3.3306690738754716e-16 * perm;  // (3 + 16 eps) eps, eps = 2^-53
-  if (det > bound) return 1;
-  if (-det > bound) return -1;
-  if (!(perm == 0 || (perm >= 1e-250 && perm <= 1e250))) {
-    *unsure = true;
-    return 0;
-  }
-  double bi[2], pj[2], bj[2], pi[2], e[16];
-  detail::xp::two_sum(b[i], -a[i], bi[1], bi[0]);
-  detail::xp::two_sum(p[j], -a[j], pj[1], pj[0]);
-  detail::xp::two_sum(b[j], -a[j], bj[1], bj[0]);
-  detail::xp::two_sum(p[i], -a[i], pi[1], pi[0]);
-  const double v = detail::xp::approx(e, detail::xp::diff_of_products(bi, pj, bj, pi, e));
-  return v > 0 ? 1 : v < 0 ? -1 : 0;
+  return planar::orient2d(Vec2d{a[i], a[j]}, Vec2d{b[i], b[j]}, Vec2d{p[i], p[j]});
 }
 
 // An axis along which triangle (a, b, c) projects to a proper triangle (its
 // float normal's largest component first), or -1 (collinear corners).
-int projection_axis(const Vec3d& a, const Vec3d& b, const Vec3d& c, bool* unsure) {
+int projection_axis(const Vec3d& a, const Vec3d& b, const Vec3d& c) {
   const Vec3d n = cross(b - a, c - a);
   int order[3] = {0, 1, 2};
   std::sort(order, order + 3, [&](int x, int y) { return std::fabs(n[x]) > std::fabs(n[y]); });
   for (const int k : order)
-    if (orient2_sign(a, b, c, k, unsure) != 0) return k;
+    if (orient2(a, b, c, k) != 0) return k;
   return -1;
 }
 
@@ -253,30 +236,43 @@ bool between(const Vec3d& a, const Vec3d& b, const Vec3d& p) {
   return true;
 }
 
-// Closed segment p-q against closed triangle (x, y, z) in one plane, seen
-// along axis k (along which the triangle is proper).
-bool coplanar_segment_meets(const Vec3d& p, const Vec3d& q, const Vec3d& x, const Vec3d& y,
-                            const Vec3d& z, int k, bool* unsure) {
-  auto o = [&](const Vec3d& a, const Vec3d& b, const Vec3d& c) {
-    return orient2_sign(a, b, c, k, unsure);
-  };
-  auto inside = [&](const Vec3d& t) {
-    const int s1 = o(x, y, t), s2 = o(y, z, t), s3 = o(z, x, t);
+// Points, segments and triangles of one plane, seen along axis k (along which
+// the triangles are proper), exactly; closed sets.
+struct InPlane {
+  int k;
+  // t in triangle (x, y, z).
+  bool inside(const Vec3d& t, const Vec3d& x, const Vec3d& y, const Vec3d& z) const {
+    const int s1 = orient2(x, y, t, k), s2 = orient2(y, z, t, k), s3 = orient2(z, x, t, k);
     return !((s1 < 0 || s2 < 0 || s3 < 0) && (s1 > 0 || s2 > 0 || s3 > 0));
-  };
-  if (inside(p) || inside(q)) return true;
-  const Vec3d* corners[3] = {&x, &y, &z};
-  for (int e = 0; e < 3; ++e) {
-    const Vec3d& a = *corners[e];
-    const Vec3d& b = *corners[(e + 1) % 3];
-    const int d1 = o(a, b, p), d2 = o(a, b, q), d3 = o(p, q, a), d4 = o(p, q, b);
-    if (d1 * d2 < 0 && d3 * d4 < 0) return true;
-    if ((d1 == 0 && between(a, b, p)) || (d2 == 0 && between(a, b, q)) ||
-        (d3 == 0 && between(p, q, a)) || (d4 == 0 && between(p, q, b)))
-      return true;
   }
-  return false;
-}
+  // Segments p-q and a-b.
+  bool segments_meet(const Vec3d& p, const Vec3d& q, const Vec3d& a, const Vec3d& b) const {
+    const int d1 = orient2(a, b, p, k), d2 = orient2(a, b, q, k), d3 = orient2(p, q, a, k),
+              d4 = orient2(p, q, b, k);
+    if (d1 * d2 < 0 && d3 * d4 < 0) return true;
+    return (d1 == 0 && between(a, b, p)) || (d2 == 0 && between(a, b, q)) ||
+           (d3 == 0 && between(p, q, a)) || (d4 == 0 && between(p, q, b));
+  }
+  // Segment p-q and the edges of triangle (x, y, z).
+  bool crosses_edges(const Vec3d& p, const Vec3d& q, const Vec3d& x, const Vec3d& y,
+                     const Vec3d& z) const {
+    return segments_meet(p, q, x, y) || segments_meet(p, q, y, z) || segments_meet(p, q, z, x);
+  }
+  // Segment p-q and triangle (x, y, z).
+  bool segment_meets(const Vec3d& p, const Vec3d& q, const Vec3d& x, const Vec3d& y,
+                     const Vec3d& z) const {
+    return inside(p, x, y, z) || inside(q, x, y, z) || crosses_edges(p, q, x, y, z);
+  }
+  // Triangles (p1, q1, r1) and (p2, q2, r2): a corner of one inside the
+  // other, or two edges that meet.
+  bool triangles_meet(const Vec3d& p1, const Vec3d& q1, const Vec3d& r1, const Vec3d& p2,
+                      const Vec3d& q2, const Vec3d& r2) const {
+    return inside(p1, p2, q2, r2) || inside(q1, p2, q2, r2) || inside(r1, p2, q2, r2) ||
+           inside(p2, p1, q1, r1) || inside(q2, p1, q1, r1) || inside(r2, p1, q1, r1) ||
+           crosses_edges(p1, q1, p2, q2, r2) || crosses_edges(q1, r1, p2, q2, r2) ||
+           crosses_edges(r1, p1, p2, q2, r2);
+  }
+};
 
 // Closed segment p-q against closed triangle (x, y, z), exactly.
 bool segment_meets(const Vec3d& p, const Vec3d& q, const Vec3d& x, const Vec3d& y,
@@ -284,8 +280,8 @@ bool segment_meets(const Vec3d& p, const Vec3d& q, const Vec3d& x, const Vec3d& 
   const int sp = orient_sign(x, y, z, p, unsure), sq = orient_sign(x, y, z, q, unsure);
   if (sp * sq > 0) return false;
   if (sp == 0 && sq == 0) {
-    const int k = projection_axis(x, y, z, unsure);
-    return k < 0 || coplanar_segment_meets(p, q, x, y, z, k, unsure);
+    const int k = projection_axis(x, y, z);
+    return k < 0 || InPlane{k}.segment_meets(p, q, x, y, z);
   }
   // The segment reaches the plane at one point: on the triangle when the line
   // p-q passes the three edges on one side (or on them).
@@ -319,15 +315,8 @@ bool triangles_meet(Vec3d p1, Vec3d q1, Vec3d r1, Vec3d p2, Vec3d q2, Vec3d r2) 
     // proper. Before stop 43 every coplanar pair whose boxes met counted, so
     // a flat face tessellated into a grid was reported as passing through
     // itself (and lost the pseudonormal).
-    const int k = projection_axis(p1, q1, r1, &unsure);
-    if (k < 0) return true;
-    const bool meet = coplanar_segment_meets(p1, q1, p2, q2, r2, k, &unsure) ||
-                      coplanar_segment_meets(q1, r1, p2, q2, r2, k, &unsure) ||
-                      coplanar_segment_meets(r1, p1, p2, q2, r2, k, &unsure) ||
-                      coplanar_segment_meets(p2, q2, p1, q1, r1, k, &unsure) ||
-                      coplanar_segment_meets(q2, r2, p1, q1, r1, k, &unsure) ||
-                      coplanar_segment_meets(r2, p2, p1, q1, r1, k, &unsure);
-    return meet || unsure;
+    const int k = projection_axis(p1, q1, r1);
+    return k < 0 || InPlane{k}.triangles_meet(p1, q1, r1, p2, q2, r2);
   }
   // The two intervals on the common line overlap (corners in the canonical
   // order: p1 alone on its side of T2's plane, p2 alone on its side of T1's).
@@ -397,10 +386,10 @@ bool folded_at_vertex(const Vec3d& v, const Vec3d& a, const Vec3d& b, const Vec3
   // An edge v-e of one triangle into the other's corner at v (x, y its ends).
   auto into_corner = [&](const Vec3d& e, const Vec3d& x, const Vec3d& y) {
     if (orient_sign(v, x, y, e, &unsure) != 0) return false;
-    const int k = projection_axis(v, x, y, &unsure);
+    const int k = projection_axis(v, x, y);
     if (k < 0) return true;
-    const int s = orient2_sign(v, x, y, k, &unsure);
-    return orient2_sign(v, x, e, k, &unsure) * s >= 0 && orient2_sign(v, e, y, k, &unsure) * s >= 0;
+    const int s = orient2(v, x, y, k);
+    return orient2(v, x, e, k) * s >= 0 && orient2(v, e, y, k) * s >= 0;
   };
   return into_corner(a, c, d) || into_corner(b, c, d) || into_corner(c, a, b) ||
          into_corner(d, a, b) || unsure;
@@ -412,9 +401,9 @@ bool folded_at_vertex(const Vec3d& v, const Vec3d& a, const Vec3d& b, const Vec3
 bool folded_at_edge(const Vec3d& u, const Vec3d& v, const Vec3d& a, const Vec3d& b) {
   bool unsure = false;
   if (orient_sign(u, v, a, b, &unsure) != 0) return unsure;
-  const int k = projection_axis(u, v, a, &unsure);
+  const int k = projection_axis(u, v, a);
   if (k < 0) return true;
-  return orient2_sign(u, v, a, k, &unsure) * orient2_sign(u, v, b, k, &unsure) > 0 || unsure;
+  return orient2(u, v, a, k) * orient2(u, v, b, k) > 0 || unsure;
 }
 
 // Node test of a box query: the children whose box meets the query box
@@ -462,10 +451,38 @@ void for_each_box_overlap(const FlatIndex<T>& x, const Vec3d& lo, const Vec3d& h
   });
 }
 
+// Whether proper triangles t (corners ct) and u meet. Two of one piece
+// (same_piece) that share welded corners meet there by construction, so they
+// count only where they also meet beyond them (folded_at_vertex,
+// folded_at_edge); three shared corners are a duplicate, counted as such.
+// Any other pair counts wherever it meets (two pieces touching at a corner
+// do meet).
+bool pair_meets(const Topology& g, std::size_t t, const Vec3d (&ct)[3], std::size_t u,
+                bool same_piece) {
+  const Vec3d cu[3] = {corner(g, u, 0), corner(g, u, 1), corner(g, u, 2)};
+  if (same_piece) {
+    const std::uint32_t* wt = &g.welded[3 * t];
+    const std::uint32_t* wu = &g.welded[3 * u];
+    int pt[3], pu[3], shared = 0;  // the shared corners' places in t and in u
+    for (int p = 0; p < 3; ++p)
+      for (int q = 0; q < 3; ++q)
+        if (wt[p] == wu[q]) {
+          pt[shared] = p;
+          pu[shared] = q;
+          ++shared;
+        }
+    if (shared >= 3) return false;
+    if (shared == 1)
+      return folded_at_vertex(ct[pt[0]], ct[(pt[0] + 1) % 3], ct[(pt[0] + 2) % 3],
+                              cu[(pu[0] + 1) % 3], cu[(pu[0] + 2) % 3]);
+    if (shared == 2)
+      return folded_at_edge(ct[pt[0]], ct[pt[1]], ct[3 - pt[0] - pt[1]], cu[3 - pu[0] - pu[1]]);
+  }
+  return triangles_meet(ct[0], ct[1], ct[2], cu[0], cu[1], cu[2]);
+}
+
 // Calls meet(c, cu) (c, cu: the pieces, piece_of(t)) for pairs of proper
-// triangles t < u that meet (triangles_meet) where their boxes meet; a pair
-// of one piece that shares welded corners only where it also meets beyond
-// them (folded_at_vertex, folded_at_edge); in parallel (blocks of
+// triangles t < u whose boxes meet and that meet (pair_meets); in parallel (blocks of
 // triangles, results merged in block order, so the calls are the same for
 // any thread count). The boxes come from `given`, an index over the mesh's
 // own triangles (SignedMesh's, the CLI's), or else from an index built here
@@ -488,14 +505,16 @@ void find_meeting_pairs(const Topology& g, const MeshIndex<T>* given, PieceOf&& 
       tris.push_back({g.welded[3 * t], g.welded[3 * t + 1], g.welded[3 * t + 2]});
     own.emplace(TriangleMesh<double>(g.points, std::move(tris)));
   }
+  const FlatIndex<T> given_x = given != nullptr ? given->layout() : FlatIndex<T>{};
+  const FlatIndex<double> own_x = own ? own->layout() : FlatIndex<double>{};
   // Calls f(u) for each proper triangle u whose box meets [lo, hi].
   auto each_overlap = [&](const Vec3d& lo, const Vec3d& hi, auto&& f) {
     if (given != nullptr) {
-      for_each_box_overlap(given->layout(), lo, hi, [&](std::uint32_t u) {
+      for_each_box_overlap(given_x, lo, hi, [&](std::uint32_t u) {
         if (g.proper[u]) f(u);
       });
     } else {
-      for_each_box_overlap(own->layout(), lo, hi, [&](std::uint32_t j) { f(source[j]); });
+      for_each_box_overlap(own_x, lo, hi, [&](std::uint32_t j) { f(source[j]); });
     }
   };
   constexpr std::size_t kBlock = 1024;
@@ -514,50 +533,17 @@ void find_meeting_pairs(const Topology& g, const MeshIndex<T>* given, PieceOf&& 
           lo[k] = std::min(lo[k], (*p)[k]);
           hi[k] = std::max(hi[k], (*p)[k]);
         }
-      const std::uint32_t* wt = &g.welded[3 * t];
+      const Vec3d ct[3] = {a, b, e};
       each_overlap(lo, hi, [&](std::uint32_t u) {
         if (u <= t) return;
         const std::uint32_t cu = piece_of(u);
-        if (cu == c) {
-          // Two triangles of one piece that share corners meet there by
-          // construction: they count only where they also meet elsewhere.
-          const std::uint32_t* wu = &g.welded[3 * u];
-          int pt[3], pu[3], shared = 0;  // shared corners' places in t and in u
-          for (int p = 0; p < 3; ++p)
-            for (int q = 0; q < 3; ++q)
-              if (wt[p] == wu[q]) {
-                pt[shared] = p;
-                pu[shared] = q;
-                ++shared;
-              }
-          if (shared > 0) {
-            if (shared >= 3) return;  // a duplicate (counted as such)
-            const Vec3d ct[3] = {a, b, e};
-            const Vec3d cu3[3] = {corner(g, u, 0), corner(g, u, 1), corner(g, u, 2)};
-            bool folded;
-            if (shared == 1) {
-              folded = folded_at_vertex(ct[pt[0]], ct[(pt[0] + 1) % 3], ct[(pt[0] + 2) % 3],
-                                        cu3[(pu[0] + 1) % 3], cu3[(pu[0] + 2) % 3]);
-            } else {
-              folded = folded_at_edge(ct[pt[0]], ct[pt[1]], ct[3 - pt[0] - pt[1]],
-                                      cu3[3 - pu[0] - pu[1]]);
-            }
-            if (folded) found[blk].push_back({c, cu});
-            return;
-          }
-        }
-        if (triangles_meet(a, b, e, corner(g, u, 0), corner(g, u, 1), corner(g, u, 2)))
-          found[blk].push_back({c, cu});
+        if (pair_meets(g, t, ct, u, cu == c)) found[blk].push_back({c, cu});
       });
     }
   });
   for (const auto& f : found)
     for (const auto& [c, cu] : f) meet(c, cu);
 }
-
-}  // namespace
-
-namespace {
 
 // diagnose, with the boxes of `boxes` (an index over `mesh`) when given.
 template <class T>
@@ -715,9 +701,8 @@ MeshDiagnostics diagnose_with(const TriangleMesh<T>& mesh, const MeshIndex<T>* b
     const std::size_t pieces = volume.size();
     auto piece_of = [&](std::size_t t) { return index[uf.find(std::uint32_t(t))]; };
     // Crossing pieces, and pieces that pass through themselves: every pair
-    // of triangles whose boxes meet (an index over the welded mesh), tested
-    // exactly (triangles_meet), but for two triangles of one piece that
-    // share a corner (they meet there by construction).
+    // of triangles whose boxes meet, tested exactly (pair_meets: two
+    // triangles of one piece that share corners only beyond them).
     std::vector<std::uint8_t> crossing(pieces, 0), self(pieces, 0);
     find_meeting_pairs(g, boxes, piece_of, [&](std::uint32_t c, std::uint32_t cu) {
       if (c == cu) self[c] = 1;

@@ -427,7 +427,7 @@ TEST(Sign, DiagnosisThroughTheIndexIsTheSame) {
   // The counts the cases are there for.
   const MeshIndex<double> bones(test::cgal_mesh("bones.off"));
   EXPECT_GT(diagnose(bones).crossing_components, 0u);
-  EXPECT_EQ(diagnose(MeshIndex<double>(cases[6].second)).self_intersecting_components, 1u);
+  EXPECT_EQ(diagnose(MeshIndex<double>(poked_ball())).self_intersecting_components, 1u);
 }
 
 // Two triangles of one piece that share a corner and also meet elsewhere
@@ -499,6 +499,34 @@ TEST(Sign, FlatFansAreNotFolds) {
   EXPECT_NEAR(d.volume, 1.0, 1e-12);
   EXPECT_TRUE(d.suits_pseudonormal()) << d.verdict();
   expect_same_diagnostics(d, diagnose(MeshIndex<double>(cube)), "gridded cube");
+}
+
+// Two flat pieces in one plane (each a tetrahedron squashed into z = 0: its
+// faces fold onto each other, so each passes through itself): every pair of
+// triangles of the two is coplanar, so only the exact 2D test tells whether
+// they meet. Before stop 43 any coplanar pair whose boxes met counted.
+TEST(Sign, CoplanarPiecesMeetOnlyWhereTheyOverlap) {
+  const TriangleMesh<double> flat({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.25, 0.25, 0}},
+                                  {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}});
+  auto shifted = [&](double dx, double dy) {
+    std::vector<Vec3d> v = flat.vertices();
+    for (Vec3d& p : v) p = p + Vec3d{dx, dy, 0};
+    return TriangleMesh<double>(std::move(v), flat.triangles());
+  };
+  struct Case {
+    double dx, dy;
+    std::size_t crossing;
+  };
+  // Overlapping; boxes meet but the triangles (x + y <= 1 and x, y >= 0.6)
+  // do not; touching at one point (0.5, 0.5); far apart.
+  for (const Case c : {Case{0.3, 0.3, 2}, Case{0.6, 0.6, 0}, Case{0.5, 0.5, 2}, Case{3, 0, 0}}) {
+    const TriangleMesh<double> two = joined(flat, shifted(c.dx, c.dy));
+    const MeshDiagnostics d = diagnose(two);
+    ASSERT_EQ(d.components, 2u) << c.dx;
+    EXPECT_EQ(d.crossing_components, c.crossing) << c.dx;
+    EXPECT_EQ(d.self_intersecting_components, 2u) << c.dx;
+    expect_same_diagnostics(d, diagnose(MeshIndex<double>(two)), "flat pieces " + std::to_string(c.dx));
+  }
 }
 
 TEST(Sign, AFoldThroughASharedCornerIsFound) {
